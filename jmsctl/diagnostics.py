@@ -1,0 +1,97 @@
+"""Diagnostics as data: a code, a message and a source span; rendering belongs to the CLI."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Half-open range of code point offsets into the selector text."""
+
+    start: int
+    end: int
+
+    def __or__(self, other: Span) -> Span:
+        return Span(min(self.start, other.start), max(self.end, other.end))
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    line: int  # 1-based
+    column: int  # 1-based, in code points
+    line_text: str
+
+
+def locate(source: str, offset: int) -> Position:
+    """Line and column of an offset; CR, LF and CRLF end lines, as Java's line terminators do."""
+    line_start = 0
+    line = 1
+    i = 0
+    while i < offset and i < len(source):
+        ch = source[i]
+        if ch == "\r" or ch == "\n":
+            if ch == "\r" and i + 1 < len(source) and source[i + 1] == "\n":
+                i += 1
+            line += 1
+            line_start = i + 1
+        i += 1
+    end = line_start
+    while end < len(source) and source[end] not in "\r\n":
+        end += 1
+    return Position(line, offset - line_start + 1, source[line_start:end])
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    message: str
+    span: Span
+    expected: tuple[str, ...] = ()
+    hint: str | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def to_dict(self, source: str) -> dict[str, object]:
+        """The JSON shape of ``check --format json`` and ``explain --format json``."""
+        start = locate(source, self.span.start)
+        end = locate(source, self.span.end)
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "line": start.line,
+            "column": start.column,
+            "end_line": end.line,
+            "end_column": end.column,
+            "offset": self.span.start,
+            "length": self.span.end - self.span.start,
+            "expected": list(self.expected),
+            "hint": self.hint,
+        }
+
+
+def error(code: str, message: str, span: Span, *, expected: tuple[str, ...] = (), hint: str | None = None) -> Diagnostic:
+    return Diagnostic(code, Severity.ERROR, message, span, expected, hint)
+
+
+def warning(code: str, message: str, span: Span, *, hint: str | None = None) -> Diagnostic:
+    return Diagnostic(code, Severity.WARNING, message, span, (), hint)
+
+
+class SelectorError(Exception):
+    """Raised inside the parser pipeline to stop at the first syntax error; carries the diagnostic."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic

@@ -1,0 +1,88 @@
+"""Selectors: text -> parse tree -> AST -> checker -> (compiled evaluator | explainer | unparser)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from jmsctl.diagnostics import Diagnostic, SelectorError
+from jmsctl.exceptions import InvalidSelectorException
+from jmsctl.selector.checker import check
+from jmsctl.selector.compiler import compile_selector
+from jmsctl.selector.nodes import Node
+from jmsctl.selector.parser import parse
+from jmsctl.values import Tri
+
+DIALECTS = ("jakarta", "ibm")
+
+
+class Values(Protocol):
+    """What a selector reads: ``get(name)`` -> ``(JType, value)`` or None (a dict qualifies)."""
+
+    def get(self, name: str, /) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything known about a selector text without a message: AST and diagnostics."""
+
+    text: str
+    ast: Node | None
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.is_error)
+
+    @property
+    def warnings(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if not d.is_error)
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+
+def analyze(text: str) -> Analysis:
+    """Parse and check; never raises for any text (errors are diagnostics)."""
+    try:
+        ast = parse(text)
+    except SelectorError as exc:
+        return Analysis(text, None, (exc.diagnostic,))
+    except RecursionError:  # pragma: no cover - the LALR parser is iterative; belt and braces
+        from jmsctl.diagnostics import Span, error
+
+        return Analysis(text, None, (error("E120", "the selector nests too deeply", Span(0, len(text))),))
+    return Analysis(text, ast, tuple(check(ast, text)))
+
+
+@dataclass(frozen=True)
+class Selector:
+    """A valid, compiled selector. ``matches`` is TRUE-only, as a broker delivers."""
+
+    text: str
+    ast: Node | None
+    warnings: tuple[Diagnostic, ...]
+    dialect: str
+    _fn: Callable[[Any], Tri] = field(repr=False, compare=False)
+
+    def evaluate(self, values: Values) -> Tri:
+        """TRUE, FALSE or UNKNOWN (None) for one message's values."""
+        return self._fn(values.get)
+
+    def matches(self, values: Values) -> bool:
+        return self._fn(values.get) is True
+
+
+def compile(text: str, dialect: str = "jakarta") -> Selector:  # noqa: A001 - mirrors re.compile
+    """Analyze and compile; raises InvalidSelectorException with every error diagnostic."""
+    if dialect not in DIALECTS:
+        raise ValueError(f"unknown dialect {dialect!r}; expected one of {', '.join(DIALECTS)}")
+    analysis = analyze(text)
+    if not analysis.valid:
+        raise InvalidSelectorException(text, analysis.errors)
+    return Selector(text, analysis.ast, analysis.warnings, dialect, compile_selector(analysis.ast, dialect))
+
+
+__all__ = ["Analysis", "Selector", "Values", "analyze", "compile", "DIALECTS"]

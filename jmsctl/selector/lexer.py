@@ -1,0 +1,130 @@
+"""Selector text -> tokens, with the javadoc's lexical rules and targeted diagnostics.
+
+A hand-written lexer (fed to lark's LALR parser) because the rules are Java's, not lark's:
+Java identifier characters of any script, ASCII-only case-insensitive keywords, Java numeric
+literal forms, and the common mistakes (``!=``, ``==``, ``"..."``, ``/*``) recognised by name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from lark.lexer import Token
+
+from jmsctl.diagnostics import SelectorError, Span, error
+from jmsctl.selector.javachars import IDENTIFIER_PART, IDENTIFIER_START
+from jmsctl.selector.literals import NUMBER_PATTERN
+
+KEYWORDS = frozenset({"NOT", "AND", "OR", "BETWEEN", "LIKE", "IN", "IS", "ESCAPE", "NULL", "TRUE", "FALSE"})
+
+OPERATORS = {
+    "=": "EQ",
+    "<>": "NE",
+    "<": "LT",
+    "<=": "LE",
+    ">": "GT",
+    ">=": "GE",
+    "+": "PLUS",
+    "-": "MINUS",
+    "*": "STAR",
+    "/": "SLASH",
+    "(": "LPAR",
+    ")": "RPAR",
+    ",": "COMMA",
+}
+
+WHITESPACE = " \t\f\r\n"  # SEMANTICS.md section 1: nothing else, no vertical tab or NBSP
+
+
+def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
+    parts = []
+    for lo, hi in ranges:
+        parts.append(_esc(lo) if lo == hi else f"{_esc(lo)}-{_esc(hi)}")
+    return "[" + "".join(parts) + "]"
+
+
+def _esc(cp: int) -> str:
+    return f"\\U{cp:08x}"
+
+
+IDENT_START_CLASS = _char_class(IDENTIFIER_START)
+IDENT_PART_CLASS = _char_class(IDENTIFIER_PART)
+
+_MASTER = re.compile(
+    rf"""
+    (?P<WS>[ \t\f\r\n]+)
+  | (?P<STRING>'[^']*(?:''[^']*)*')
+  | (?P<NUMBER>{NUMBER_PATTERN})
+  | (?P<IDENT>{IDENT_START_CLASS}{IDENT_PART_CLASS}*)
+  | (?P<OP><>|<=|>=|[=<>+\-*/(),])
+    """,
+    re.VERBOSE,
+)
+_IDENT_PART = re.compile(f"(?:{IDENT_PART_CLASS}|\\.)+")
+_IDENT_START = re.compile(IDENT_START_CLASS)
+
+
+def tokens(text: str) -> Iterator[Token]:
+    """Yield lark tokens; raise SelectorError at the first character that starts no token."""
+    pos = 0
+    n = len(text)
+    match = _MASTER.match
+    while pos < n:
+        m = match(text, pos)
+        if m is None:
+            raise SelectorError(_bad_character(text, pos))
+        kind = m.lastgroup
+        end = m.end()
+        if kind == "WS":
+            pos = end
+            continue
+        raw = m.group()
+        if kind == "IDENT":
+            upper = raw.upper() if raw.isascii() else ""
+            if upper in KEYWORDS:
+                yield Token(upper, raw, start_pos=pos, end_pos=end)
+            else:
+                yield Token("IDENT", raw, start_pos=pos, end_pos=end)
+        elif kind == "STRING":
+            yield Token("STRING", raw[1:-1].replace("''", "'"), start_pos=pos, end_pos=end)
+        elif kind == "NUMBER":
+            tail = _IDENT_PART.match(text, end)
+            if tail is not None:
+                bad = text[pos : tail.end()]
+                raise SelectorError(
+                    error("E010", f"malformed numeric literal '{bad}'", Span(pos, tail.end()),
+                          hint="an identifier must start with a letter, '_' or '$'; a number ends before any letter other than its suffix")
+                )
+            yield Token("NUMBER", raw, start_pos=pos, end_pos=end)
+        else:
+            if raw == "=" and text.startswith("==", pos):
+                raise SelectorError(error("E007", "'==' is not a selector operator", Span(pos, pos + 2), expected=("'='",), hint="equality is a single '='"))
+            if raw == "/" and text.startswith("/*", pos):
+                raise SelectorError(error("E008", "SQL comments are not supported in selectors", Span(pos, pos + 2), hint="remove the comment"))
+            yield Token(OPERATORS[raw], raw, start_pos=pos, end_pos=end)
+        pos = end
+
+
+def _bad_character(text: str, pos: int) -> object:
+    ch = text[pos]
+    span = Span(pos, pos + 1)
+    if ch == "'":
+        return error("E004", "unterminated string literal", Span(pos, len(text)), expected=("a closing quote \"'\"",),
+                     hint="a quote inside a string is written twice: 'it''s'")
+    if ch == "!" and text.startswith("!=", pos):
+        return error("E006", "'!=' is not a selector operator", Span(pos, pos + 2), expected=("'<>'",), hint="'not equal' is written '<>'")
+    if ch == '"':
+        close = text.find('"', pos + 1)
+        end = len(text) if close < 0 else close + 1
+        return error("E005", "double quotes do not delimit strings in selectors", Span(pos, end),
+                     expected=("a string literal in single quotes",), hint="write string literals in single quotes: 'value'")
+    if ch == "." and pos > 0 and _IDENT_START.match(text, pos + 1):
+        return error("E001", "unexpected character '.'", span, hint="a property name cannot contain '.'; names are Java identifiers")
+    if ch == ";":
+        return error("E001", "unexpected character ';'", span, hint="a selector is one expression; remove the ';'")
+    if ch == "\u00a0" or ch == "\u000b":
+        name = "no-break space" if ch == "\u00a0" else "vertical tab"
+        return error("E001", f"unexpected {name} (U+{ord(ch):04X})", span, hint="white space is space, tab, form feed, CR and LF only")
+    shown = ch if ch.isprintable() else f"U+{ord(ch):04X}"
+    return error("E001", f"unexpected character '{shown}'", span)
