@@ -1,0 +1,209 @@
+"""JSON values (already parsed) -> typed messages, per FORMAT.md; every rejection names its field."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+from typing import Any
+
+from jmsctl.messages.model import BODY_TYPES, DELIVERY_MODES, HEADER_NAMES, BytesValue, Message
+from jmsctl.values import (
+    BOOLEAN,
+    DOUBLE,
+    FLOAT,
+    FLOAT_MAX,
+    INT,
+    LONG,
+    RANGES,
+    STRING,
+    JType,
+    TypedValue,
+    in_range,
+    int_to_f32,
+    to_f32,
+)
+
+SPECIAL_FLOATS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+
+
+class RecordError(Exception):
+    """A record that is not a valid message: ``field`` is a path such as ``properties.weight``."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}" if field else reason)
+        self.field = field
+        self.reason = reason
+
+
+def _is_int(v: Any) -> bool:
+    return type(v) is int  # bool is an int subclass in Python, never an integer here
+
+
+def decode_value(v: Any, where: str) -> TypedValue:
+    """A bare or typed property value (FORMAT.md 'Property values')."""
+    t = type(v)
+    if t is str:
+        return (STRING, v)
+    if t is bool:
+        return (BOOLEAN, v)
+    if t is int:
+        if in_range(INT, v):
+            return (INT, v)
+        if in_range(LONG, v):
+            return (LONG, v)
+        raise RecordError(where, f"integer {v} is outside the range of long")
+    if t is float:
+        if math.isinf(v) or math.isnan(v):  # pragma: no cover - JSON has no such numbers
+            raise RecordError(where, "a bare number must be finite")
+        return (DOUBLE, v)
+    if t is dict:
+        return _decode_typed(v, where)
+    if v is None:
+        raise RecordError(where, "null is not a property value")
+    raise RecordError(where, f"a {_json_kind(v)} is not a property value; use a bare value or {{\"type\": T, \"value\": V}}")
+
+
+def _json_kind(v: Any) -> str:
+    return {list: "JSON array", dict: "JSON object"}.get(type(v), type(v).__name__)
+
+
+def _decode_typed(obj: dict[str, Any], where: str) -> TypedValue:
+    if set(obj) != {"type", "value"}:
+        raise RecordError(where, "a typed value is an object with exactly the keys \"type\" and \"value\"")
+    name, v = obj["type"], obj["value"]
+    jt = JType.from_name(name) if isinstance(name, str) and name in _TYPE_NAMES else None
+    if jt is None:
+        raise RecordError(where, f"unknown type {name!r}; expected one of {', '.join(_TYPE_NAMES)}")
+    if jt is BOOLEAN:
+        if type(v) is not bool:
+            raise RecordError(where, f"a boolean value must be true or false, not {v!r}")
+        return (BOOLEAN, v)
+    if jt is STRING:
+        if type(v) is not str:
+            raise RecordError(where, "a string value must be a JSON string")
+        return (STRING, v)
+    if jt.is_integral:
+        if not _is_int(v):
+            raise RecordError(where, f"a {jt.java_name} value must be a JSON integer, not {v!r}")
+        lo, hi = RANGES[jt]
+        if not lo <= v <= hi:
+            raise RecordError(where, f"{v} is outside the range of {jt.java_name} ({lo}..{hi})")
+        return (jt, v)
+    return (jt, _floating(v, jt, where))
+
+
+_TYPE_NAMES = ("boolean", "byte", "short", "int", "long", "float", "double", "string")
+
+
+def _floating(v: Any, jt: JType, where: str) -> float:
+    if type(v) is str:
+        if v in SPECIAL_FLOATS:
+            return SPECIAL_FLOATS[v]
+        raise RecordError(where, f"a {jt.java_name} value must be a number or \"NaN\", \"Infinity\", \"-Infinity\", not {v!r}")
+    if not (_is_int(v) or type(v) is float):
+        raise RecordError(where, f"a {jt.java_name} value must be a number, not {v!r}")
+    if jt is FLOAT:
+        f = int_to_f32(v) if _is_int(v) else to_f32(v)
+        if math.isinf(f) or abs(v) > FLOAT_MAX * 2:
+            raise RecordError(where, f"{v} is outside the range of float")
+        return f
+    try:
+        return float(v)
+    except OverflowError:
+        raise RecordError(where, f"{v} is outside the range of double") from None
+
+
+def decode_message(obj: Any) -> Message:
+    """One record -> Message, or RecordError naming the field."""
+    if type(obj) is not dict:
+        raise RecordError("", f"a message is a JSON object, not a {_json_kind(obj)}")
+    unknown = set(obj) - {"type", "headers", "properties", "body"}
+    if unknown:
+        raise RecordError(sorted(unknown)[0], "unknown top-level key; a message has only type, headers, properties and body")
+    headers = _decode_headers(obj.get("headers", {}))
+    properties, nulls = _decode_properties(obj.get("properties", {}))
+    body_type, body = _decode_body(obj.get("type"), obj.get("body"), "body" in obj)
+    return Message(headers, properties, body_type, body, nulls)
+
+
+def _decode_properties(props: Any) -> tuple[dict[str, TypedValue], tuple[str, ...]]:
+    if type(props) is not dict:
+        raise RecordError("properties", "must be a JSON object")
+    out: dict[str, TypedValue] = {}
+    nulls: list[str] = []
+    for name, v in props.items():
+        if v is None:
+            nulls.append(name)
+            continue
+        out[name] = decode_value(v, f"properties.{name}")
+    return out, tuple(nulls)
+
+
+_STRING_HEADERS = ("JMSMessageID", "JMSCorrelationID", "JMSType", "JMSDestination", "JMSReplyTo")
+_LONG_HEADERS = ("JMSTimestamp", "JMSExpiration", "JMSDeliveryTime")
+
+
+def _decode_headers(headers: Any) -> dict[str, Any]:
+    if type(headers) is not dict:
+        raise RecordError("headers", "must be a JSON object")
+    for name, v in headers.items():
+        where = f"headers.{name}"
+        if name not in HEADER_NAMES:
+            raise RecordError(where, "unknown header; headers are " + ", ".join(HEADER_NAMES))
+        if v is None:
+            continue
+        if name in _STRING_HEADERS and type(v) is not str:
+            raise RecordError(where, "must be a string or null")
+        if name in _LONG_HEADERS and not (_is_int(v) and in_range(LONG, v)):
+            raise RecordError(where, "must be an integer in the range of long, or null")
+        if name == "JMSPriority" and not (_is_int(v) and in_range(INT, v)):
+            raise RecordError(where, "must be an integer (0..9)")
+        if name == "JMSDeliveryMode" and (type(v) is bool or v not in DELIVERY_MODES):
+            raise RecordError(where, "must be \"PERSISTENT\", \"NON_PERSISTENT\", 2 or 1")
+        if name == "JMSRedelivered" and type(v) is not bool:
+            raise RecordError(where, "must be true or false")
+    return {k: v for k, v in headers.items() if v is not None}
+
+
+def _decode_body(kind: Any, body: Any, present: bool) -> tuple[str, Any]:
+    if kind is None:
+        kind = "text" if type(body) is str else "message"
+        if present and body is not None and kind == "message":
+            raise RecordError("body", "a body without \"type\" must be a string (a text message)")
+    if kind not in BODY_TYPES:
+        raise RecordError("type", f"unknown message type {kind!r}; expected one of {', '.join(BODY_TYPES)}")
+    if body is None:
+        return kind, None
+    if kind == "message":
+        raise RecordError("body", "a message of type \"message\" has no body")
+    if kind == "text":
+        if type(body) is not str:
+            raise RecordError("body", "a text body is a JSON string")
+        return kind, body
+    if kind in ("bytes", "object"):
+        return kind, _base64(body, "body")
+    if kind == "map":
+        if type(body) is not dict:
+            raise RecordError("body", "a map body is a JSON object")
+        return kind, {k: _body_value(v, f"body.{k}") for k, v in body.items()}
+    if type(body) is not list:
+        raise RecordError("body", "a stream body is a JSON array")
+    return kind, [_body_value(v, f"body[{i}]") for i, v in enumerate(body)]
+
+
+def _body_value(v: Any, where: str) -> TypedValue | BytesValue:
+    if type(v) is dict and v.get("type") == "bytes":
+        if set(v) != {"type", "value"}:
+            raise RecordError(where, "a bytes value is {\"type\": \"bytes\", \"value\": BASE64}")
+        return BytesValue(_base64(v["value"], where))
+    return decode_value(v, where)
+
+
+def _base64(v: Any, where: str) -> bytes:
+    if type(v) is not str:
+        raise RecordError(where, "must be a base64 string")
+    try:
+        return base64.b64decode(v, validate=True)
+    except (binascii.Error, ValueError):
+        raise RecordError(where, "is not valid base64") from None

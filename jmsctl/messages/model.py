@@ -1,0 +1,78 @@
+"""The one message model: headers, typed properties and a body, as FORMAT.md describes them.
+
+Properties keep their Java type as ``(JType, value)`` tuples (the value model of values.py), so
+the selector evaluator reads them without conversion. ``selector_values`` is the view a selector
+sees: properties plus the six selectable headers in their selector types.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from jmsctl.values import INT, LONG, STRING, TypedValue
+
+BODY_TYPES = ("message", "text", "bytes", "map", "stream", "object")
+
+HEADER_NAMES = (
+    "JMSMessageID",
+    "JMSTimestamp",
+    "JMSCorrelationID",
+    "JMSType",
+    "JMSDeliveryMode",
+    "JMSPriority",
+    "JMSDestination",
+    "JMSReplyTo",
+    "JMSExpiration",
+    "JMSDeliveryTime",
+    "JMSRedelivered",
+)
+
+DELIVERY_MODES = {2: "PERSISTENT", 1: "NON_PERSISTENT", "PERSISTENT": "PERSISTENT", "NON_PERSISTENT": "NON_PERSISTENT"}
+
+
+@dataclass(frozen=True)
+class BytesValue:
+    """A byte[] inside a map or stream body (not a property type)."""
+
+    data: bytes
+
+
+@dataclass
+class Message:
+    """A message as dumped. Headers hold their JSON values; absent headers are not in the dict."""
+
+    headers: dict[str, Any] = field(default_factory=dict)
+    properties: dict[str, TypedValue] = field(default_factory=dict)
+    body_type: str = "message"
+    body: Any = None
+    null_properties: tuple[str, ...] = ()  # written as JSON null: absent for selectors, reported by validate
+    _view: dict[str, TypedValue] | None = field(default=None, repr=False, compare=False)
+
+    def selector_values(self) -> dict[str, TypedValue]:
+        """Properties plus the six selectable headers (SEMANTICS.md section 3), built once."""
+        if self._view is None:
+            self._view = selector_view(self.headers, self.properties)
+        return self._view
+
+    def get(self, name: str) -> TypedValue | None:
+        """The selector protocol: a message can be passed to Selector.evaluate directly."""
+        return self.selector_values().get(name)
+
+
+def selector_view(headers: dict[str, Any], properties: dict[str, TypedValue]) -> dict[str, TypedValue]:
+    view = dict(properties)
+    for name in ("JMSDeliveryMode", "JMSPriority", "JMSMessageID", "JMSTimestamp", "JMSCorrelationID", "JMSType"):
+        view.pop(name, None)  # a property cannot stand in for a header
+    for name in ("JMSMessageID", "JMSCorrelationID", "JMSType"):
+        v = headers.get(name)
+        if v is not None:
+            view[name] = (STRING, v)
+    mode = headers.get("JMSDeliveryMode")
+    if mode is not None:
+        view["JMSDeliveryMode"] = (STRING, DELIVERY_MODES[mode])
+    if headers.get("JMSPriority") is not None:
+        view["JMSPriority"] = (INT, headers["JMSPriority"])
+    if headers.get("JMSTimestamp") is not None:
+        view["JMSTimestamp"] = (LONG, headers["JMSTimestamp"])
+    return view
