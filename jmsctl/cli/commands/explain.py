@@ -1,0 +1,118 @@
+"""``jmsctl explain``: the AST with static types, canonical form, identifiers and warnings; with
+``--message`` every node's value on that message and why it was or was not selected."""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Optional
+
+import orjson
+import typer
+from rich.tree import Tree
+
+from jmsctl.cli.render import Source, console, print_full
+from jmsctl.messages.loader import InputError, read_records
+from jmsctl.messages.model import Message
+from jmsctl.selector import DIALECTS
+from jmsctl.selector.explainer import ExplainNode, Explanation, explain as build_explanation
+
+_VALUE_STYLE = {"TRUE": "bold green", "FALSE": "bold red", "UNKNOWN": "bold yellow"}
+
+
+def load_message(spec: str) -> tuple[str, Message]:
+    """``FILE`` or ``FILE:N`` (the N-th record, counting from 1) -> (location, message)."""
+    path, index = spec, 1
+    m = re.fullmatch(r"(.*):(\d+)", spec)
+    if m and m.group(1):
+        path, index = m.group(1), int(m.group(2))
+    if index < 1:
+        raise InputError(f"{spec}: records are counted from 1")
+    for count, record in enumerate(read_records(path), 1):
+        if count == index:
+            if record.error is not None:
+                raise InputError(f"{record.location}: {record.error}")
+            assert record.message is not None
+            return record.location, record.message
+    raise InputError(f"{path}: has no record {index}")
+
+
+def explain(
+    selector: str = typer.Argument(..., help="The selector to explain."),
+    message: Optional[str] = typer.Option(None, "--message", "-m", help="FILE or FILE:N (N-th record, from 1): evaluate on that message."),  # noqa: UP045
+    output_format: str = typer.Option("text", "--format", help="text or json."),
+    dialect: str = typer.Option("jakarta", "--dialect", help="jakarta (default) or ibm (SEMANTICS.md section 5)."),
+) -> None:
+    """Explain a selector; exit 0 explained, 1 invalid selector, 2 usage or I/O error."""
+    err = console(stderr=True)
+    if output_format not in ("text", "json") or dialect not in DIALECTS:
+        err.print("jmsctl explain: --format is text or json; --dialect is " + " or ".join(DIALECTS), markup=False)
+        raise typer.Exit(2)
+    location = None
+    msg = None
+    if message is not None:
+        try:
+            location, msg = load_message(message)
+        except InputError as exc:
+            err.print(f"jmsctl explain: {exc}", markup=False)
+            raise typer.Exit(2) from None
+    ex = build_explanation(selector, msg.get if msg is not None else None, dialect)
+    if output_format == "json":
+        doc = ex.to_dict()
+        doc["message"] = location
+        sys.stdout.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n")
+    else:
+        _print_text(ex, location)
+    raise typer.Exit(0 if ex.valid else 1)
+
+
+def _print_text(ex: Explanation, location: str | None) -> None:
+    con = console()
+    src = Source("<arg>", ex.selector)
+    if not ex.valid:
+        print_full(con, src, ex.diagnostics)
+        return
+    con.print("[bold]Selector[/]  ", ex.selector, sep="")
+    con.print("[bold]Canonical[/] ", ex.canonical or "(empty: selects every message)", sep="", markup=True)
+    if ex.dialect != "jakarta":
+        con.print(f"[bold]Dialect[/]   {ex.dialect}")
+    if ex.identifiers:
+        con.print("[bold]Reads[/]")
+        width = max(len(i.name) for i in ex.identifiers)
+        for ident in ex.identifiers:
+            con.print(f"  {ident.name.ljust(width)}  {ident.kind}, {ident.static_type}", markup=False)
+    warnings = [d for d in ex.diagnostics if not d.is_error]
+    con.print(f"[bold]Warnings[/]  {len(warnings) or 'none'}")
+    print_full(con, src, warnings)
+    if ex.tree is not None:
+        con.print("[bold]Tree[/]" + (f" on {location}" if location else ""))
+        con.print(_rich_tree(ex.tree), soft_wrap=False)
+    if ex.result is not None:
+        if ex.whole_false:
+            con.print(f"[bold yellow]{ex.whole_false}[/]")
+        verdict = "selected" if ex.selected else "not selected"
+        style = "bold green" if ex.selected else "bold red"
+        con.print(f"Result: [{_VALUE_STYLE[ex.result]}]{ex.result}[/] -> [{style}]{verdict}[/]")
+
+
+def _line(node: ExplainNode) -> str:
+    from rich.markup import escape
+
+    text = f"[bold]{escape(node.label)}[/] [dim]: {escape(node.static_type)}[/]"
+    if node.value is not None:
+        style = _VALUE_STYLE.get(node.value, "cyan")
+        text += f"  = [{style}]{escape(node.value)}[/]"
+        if node.reason and node.reason != "literal":
+            text += f"  [dim]({escape(node.reason)})[/]"
+    return text
+
+
+def _rich_tree(root: ExplainNode) -> Tree:
+    tree = Tree(_line(root))
+    stack = [(root, tree)]
+    while stack:
+        node, branch = stack.pop()
+        for child in node.children:
+            sub = branch.add(_line(child))
+            stack.append((child, sub))
+    return tree

@@ -1,0 +1,120 @@
+"""Diagnostics for people (rustc-style with carets and colour) and for machines (concise, JSON,
+GitHub workflow annotations). Colour only on a terminal, never with NO_COLOR set."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from rich.cells import cell_len
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from jmsctl.diagnostics import Diagnostic, locate
+
+
+class Format(str, Enum):
+    full = "full"
+    concise = "concise"
+    json = "json"
+    github = "github"
+
+
+def console(stderr: bool = False) -> Console:
+    """Rich console that colours only a terminal and honours NO_COLOR (rich reads it too)."""
+    no_color = bool(os.environ.get("NO_COLOR"))
+    stream = sys.stderr if stderr else sys.stdout
+    width = None if is_terminal(stream) else 200  # piped: no cropping at rich's default 80 columns
+    return Console(stderr=stderr, highlight=False, no_color=no_color, soft_wrap=True, width=width)
+
+
+def is_terminal(stream: Any = None) -> bool:
+    stream = stream or sys.stdout
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a selector came from: ``name`` and the line of the file it starts on (1 for arguments)."""
+
+    name: str
+    text: str
+    first_line: int = 1
+    is_file: bool = False
+
+
+def position(src: Source, diag: Diagnostic) -> tuple[int, int, int, int]:
+    start, end = locate(src.text, diag.span.start), locate(src.text, diag.span.end)
+    offset = src.first_line - 1
+    return start.line + offset, start.column, end.line + offset, end.column
+
+
+def concise(src: Source, diag: Diagnostic) -> str:
+    line, col, _, _ = position(src, diag)
+    return f"{src.name}:{line}:{col}: {diag.code} {diag.message}"
+
+
+def _gh_escape(text: str, prop: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if prop else text
+
+
+def github(src: Source, diag: Diagnostic) -> str:
+    line, col, end_line, end_col = position(src, diag)
+    level = "error" if diag.is_error else "warning"
+    props = [f"title={_gh_escape(diag.code, True)}"]
+    message = diag.message if not diag.hint else f"{diag.message} (hint: {diag.hint})"
+    if src.is_file:
+        props = [f"file={_gh_escape(src.name, True)}", f"line={line}", f"col={col}", f"endLine={end_line}", f"endColumn={end_col}", *props]
+    else:
+        message = f"{src.name}:{line}:{col}: {message}"
+    return f"::{level} {','.join(props)}::{_gh_escape(message)}"
+
+
+def diagnostic_json(src: Source, diag: Diagnostic) -> dict[str, Any]:
+    d = diag.to_dict(src.text)
+    line, col, end_line, end_col = position(src, diag)
+    d.update(source=src.name, line=line, column=col, end_line=end_line, end_column=end_col)
+    return d
+
+
+def full(src: Source, diag: Diagnostic) -> Text:
+    """rustc-style: header, location, source line, caret under the span, expected and hint."""
+    line, col, _, _ = position(src, diag)
+    pos = locate(src.text, diag.span.start)
+    colour = "red" if diag.is_error else "yellow"
+    out = Text()
+    out.append(f"{diag.severity.value}[{diag.code}]", style=f"bold {colour}")
+    out.append(f": {diag.message}\n", style="bold")
+    gutter = " " * len(str(line))
+    out.append(f"{gutter}--> ", style="blue")
+    out.append(f"{src.name}:{line}:{col}\n")
+    shown = pos.line_text.replace("\t", " ")
+    out.append(f"{gutter} |\n", style="blue")
+    out.append(f"{line} | ", style="blue")
+    out.append(shown + "\n")
+    width = max(1, min(diag.span.end, diag.span.start + len(pos.line_text) - pos.column + 1) - diag.span.start)
+    pad = " " * cell_len(shown[: pos.column - 1])
+    carets = "^" * max(1, cell_len(shown[pos.column - 1 : pos.column - 1 + width]))
+    out.append(f"{gutter} | ", style="blue")
+    out.append(pad + carets, style=f"bold {colour}")
+    if diag.expected:
+        out.append(" expected " + ", ".join(diag.expected), style=colour)
+    out.append("\n")
+    if diag.hint:
+        out.append(f"{gutter} = ", style="blue")
+        out.append("hint: ", style="bold")
+        out.append(diag.hint + "\n")
+    return out
+
+
+def print_full(con: Console, src: Source, diags: tuple[Diagnostic, ...] | list[Diagnostic]) -> None:
+    for d in diags:
+        con.print(full(src, d))
+
+
+__all__ = ["Format", "Source", "concise", "console", "diagnostic_json", "escape", "full", "github", "is_terminal", "print_full"]
