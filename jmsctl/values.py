@@ -14,9 +14,10 @@ from __future__ import annotations
 import math
 import operator
 import struct
+from collections.abc import Callable
 from enum import IntEnum
 from fractions import Fraction
-from typing import Any, Callable, Final, Union
+from typing import Any, Final
 
 
 class JType(IntEnum):
@@ -81,8 +82,8 @@ class _TypeError:
 TYPE_ERROR: Final = _TypeError()
 
 TypedValue = tuple[JType, Any]
-Value = Union[TypedValue, None, _TypeError]
-Tri = Union[bool, None]
+Value = TypedValue | None | _TypeError
+Tri = bool | None
 
 RANGES: Final = {
     BYTE: (-(1 << 7), (1 << 7) - 1),

@@ -8,7 +8,7 @@ import math
 from hypothesis import strategies as st
 
 from jmsctl.selector import nodes as n
-from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING, RANGES, to_f32
+from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, RANGES, SHORT, STRING, to_f32
 
 NAMES = ["a", "b", "s", "flag", "f", "d", "l", "JMSPriority", "JMSType", "JMSTimestamp", "JMSDeliveryMode", "JMSXGroupSeq"]
 STRINGS = ["", "a", "ab", "blue", "car", "%", "_", "a%b", "it's", "PERSISTENT", "NON_PERSISTENT", "x\ny", "é", "😀", "12993", "5"]

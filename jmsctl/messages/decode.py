@@ -65,7 +65,9 @@ def decode_value(v: Any, where: str) -> TypedValue:
 
 
 def _json_kind(v: Any) -> str:
-    return {list: "JSON array", dict: "JSON object"}.get(type(v), type(v).__name__)
+    if isinstance(v, list):
+        return "JSON array"
+    return "JSON object" if isinstance(v, dict) else type(v).__name__
 
 
 def _decode_typed(obj: dict[str, Any], where: str) -> TypedValue:

@@ -56,7 +56,7 @@ def read_records(path: str) -> Iterator[Record]:
     stream = open_input(path)
     name = "<stdin>" if path == "-" else path
     try:
-        buffered = stream if isinstance(stream, io.BufferedReader) else io.BufferedReader(stream)  # type: ignore[arg-type]
+        buffered: Any = stream if isinstance(stream, io.BufferedReader) else io.BufferedReader(stream)  # type: ignore[arg-type, type-var]
         head = buffered.peek(64).lstrip()
         if head.startswith(b"\xef\xbb\xbf"):
             head = head[3:].lstrip()
@@ -90,7 +90,7 @@ def _array_records(name: str, data: bytes) -> Iterator[Record]:
         yield _decode(f"{name}:[{i}]", None, obj)
 
 
-def _ndjson_or_object(name: str, stream: io.BufferedReader) -> Iterator[Record]:
+def _ndjson_or_object(name: str, stream: Any) -> Iterator[Record]:
     first = stream.readline()
     try:
         obj = orjson.loads(first) if first.strip() else None

@@ -75,7 +75,7 @@ class Selector:
         return self._fn(values.get) is True
 
 
-def compile(text: str, dialect: str = "jakarta") -> Selector:  # noqa: A001 - mirrors re.compile
+def compile(text: str, dialect: str = "jakarta") -> Selector:
     """Analyze and compile; raises InvalidSelectorException with every error diagnostic."""
     if dialect not in DIALECTS:
         raise ValueError(f"unknown dialect {dialect!r}; expected one of {', '.join(DIALECTS)}")
@@ -85,4 +85,4 @@ def compile(text: str, dialect: str = "jakarta") -> Selector:  # noqa: A001 - mi
     return Selector(text, analysis.ast, analysis.warnings, dialect, compile_selector(analysis.ast, dialect))
 
 
-__all__ = ["Analysis", "Selector", "Values", "analyze", "compile", "DIALECTS"]
+__all__ = ["DIALECTS", "Analysis", "Selector", "Values", "analyze", "compile"]

@@ -7,7 +7,7 @@ is valid) while ``-(9223372036854775808)`` is not.
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any
 
 from lark import Token, Transformer
 
@@ -32,7 +32,7 @@ class _Num:
         self.token = token
 
 
-Item = Union[n.Node, _Paren, _Num, Token]
+Item = n.Node | _Paren | _Num | Token
 
 
 def _tok_span(tok: Token) -> Span:

@@ -17,7 +17,7 @@ HEADER_TYPES: dict[str, JType] = {
     "JMSCorrelationID": STRING,
     "JMSType": STRING,
 }
-JMSX_JTYPES: dict[str, JType] = {name: (STRING if t == "String" else JType.from_name(t) or STRING) for name, t in n.JMSX_TYPES.items()}
+JMSX_JTYPES: dict[str, JType] = {name: JType.from_name(t) or STRING for name, t in n.JMSX_TYPES.items()}
 SIX = ", ".join(n.HEADERS)
 NOT_SELECTABLE = {
     "JMSDestination": "destinations are not selectable",
@@ -30,7 +30,7 @@ NOT_SELECTABLE = {
 
 def is_condition(node: n.Node) -> bool:
     """Section 2: a comparison, a predicate, a boolean literal, an identifier, or NOT/AND/OR of them."""
-    if isinstance(node, n.PREDICATES + n.LOGICAL) or isinstance(node, n.Identifier):
+    if isinstance(node, (*n.PREDICATES, *n.LOGICAL, n.Identifier)):
         return True
     return isinstance(node, n.Literal) and node.value[0] is BOOLEAN
 
@@ -64,8 +64,8 @@ def _numeric_type(node: n.Node) -> JType | None:
         known = HEADER_TYPES.get(node.name) or JMSX_JTYPES.get(node.name)
         return known if known is not None and known.is_numeric else None
     if isinstance(node, n.Unary):
-        t = _numeric_type(node.operand)
-        return None if t is None else promote(t, INT)
+        operand = _numeric_type(node.operand)
+        return None if operand is None else promote(operand, INT)
     if isinstance(node, n.Arithmetic):
         a, b = _numeric_type(node.left), _numeric_type(node.right)
         return None if a is None or b is None else promote(a, b)
@@ -183,7 +183,7 @@ def _check_comparison(node: n.Comparison, out: list[Diagnostic]) -> None:
                 out.append(error("E111", f"'{node.op}' cannot compare {_describe(side)}: Strings and booleans take only = and <>",
                                  side.span, expected=("a numeric operand",), hint="ordering is defined for numbers only"))
                 return
-    if lt is not None and rt is not None and lt.is_numeric != rt.is_numeric or (lt in (STRING, BOOLEAN) and rt in (STRING, BOOLEAN) and lt is not rt):
+    if (lt is not None and rt is not None and lt.is_numeric != rt.is_numeric) or (lt in (STRING, BOOLEAN) and rt in (STRING, BOOLEAN) and lt is not rt):
         out.append(error("E112", f"{_describe(node.left)} and {_describe(node.right)} have unlike types: the comparison is always FALSE",
                          node.span, hint="compare values of the same kind"))
         return
@@ -284,9 +284,9 @@ def _warn_comparison_types(node: n.Comparison, out: list[Diagnostic]) -> None:
         elif name == "JMSPriority" and isinstance(other, n.Literal) and ot.is_integral and node.op == "=" and not 0 <= other.value[1] <= 9:
             out.append(warning("W002", f"JMSPriority is 0..9, never {other.value[1]}", node.span))
     lt, rt = _numeric_type(node.left), _numeric_type(node.right)
-    if (lt is not None and _literal_type(node.right) in (STRING, BOOLEAN)) or (rt is not None and _literal_type(node.left) in (STRING, BOOLEAN)):
-        if _header_type(node.left) is None and _header_type(node.right) is None:
-            out.append(warning("W010", "a numeric expression compared with a String or boolean literal is never TRUE", node.span))
+    mixed = (lt is not None and _literal_type(node.right) in (STRING, BOOLEAN)) or (rt is not None and _literal_type(node.left) in (STRING, BOOLEAN))
+    if mixed and _header_type(node.left) is None and _header_type(node.right) is None:
+        out.append(warning("W010", "a numeric expression compared with a String or boolean literal is never TRUE", node.span))
     if node.op in ("=", "<>") and (FLOAT in (lt, rt)) and (DOUBLE in (_literal_type(node.left), _literal_type(node.right))):
         out.append(warning("W012", "a float compared with a double literal: the float is widened exactly, so 0.1f = 0.1 is FALSE",
                            node.span, hint="use a float literal (0.1f) or a range"))

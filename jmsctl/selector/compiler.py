@@ -372,4 +372,4 @@ def _ident_vs_literal(name: str, op: str, lit: TypedValue) -> Cond:
     return floating_literal
 
 
-__all__ = ["compile_selector", "TYPE_ERROR"]
+__all__ = ["TYPE_ERROR", "compile_selector"]

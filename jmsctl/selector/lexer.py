@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from lark.lexer import Token
 
-from jmsctl.diagnostics import SelectorError, Span, error
+from jmsctl.diagnostics import Diagnostic, SelectorError, Span, error
 from jmsctl.selector.javachars import IDENTIFIER_PART, IDENTIFIER_START
 from jmsctl.selector.literals import NUMBER_PATTERN
 
@@ -106,7 +106,7 @@ def tokens(text: str) -> Iterator[Token]:
         pos = end
 
 
-def _bad_character(text: str, pos: int) -> object:
+def _bad_character(text: str, pos: int) -> Diagnostic:
     ch = text[pos]
     span = Span(pos, pos + 1)
     if ch == "'":

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Union
 
 from jmsctl.diagnostics import Span
 from jmsctl.values import TypedValue
@@ -157,7 +156,7 @@ class Or:
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
 
-Node = Union[Literal, Identifier, Unary, Arithmetic, Comparison, Between, InList, Like, IsNull, Not, And, Or]
+Node = Literal | Identifier | Unary | Arithmetic | Comparison | Between | InList | Like | IsNull | Not | And | Or
 
 PREDICATES = (Comparison, Between, InList, Like, IsNull)
 LOGICAL = (Not, And, Or)

@@ -35,7 +35,7 @@ def _lark() -> Lark:
 def parse(text: str) -> Node | None:
     """The AST of a selector (None for an empty one); raises SelectorError at the first syntax error."""
     try:
-        return _lark().parse(text)  # type: ignore[no-any-return]
+        return _lark().parse(text)  # type: ignore[return-value]
     except UnexpectedToken as exc:
         raise SelectorError(_unexpected(text, exc)) from None
     except UnexpectedInput as exc:  # pragma: no cover - the custom lexer raises SelectorError itself

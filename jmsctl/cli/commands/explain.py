@@ -15,7 +15,8 @@ from jmsctl.cli.render import Source, console, print_full
 from jmsctl.messages.loader import InputError, read_records
 from jmsctl.messages.model import Message
 from jmsctl.selector import DIALECTS
-from jmsctl.selector.explainer import ExplainNode, Explanation, explain as build_explanation
+from jmsctl.selector.explainer import ExplainNode, Explanation
+from jmsctl.selector.explainer import explain as build_explanation
 
 _VALUE_STYLE = {"TRUE": "bold green", "FALSE": "bold red", "UNKNOWN": "bold yellow"}
 
