@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import NamedTuple
 
 
 class Severity(str, Enum):
@@ -11,15 +12,11 @@ class Severity(str, Enum):
     WARNING = "warning"
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
-    """Half-open range of code point offsets into the selector text."""
+class Span(NamedTuple):
+    """Half-open range of code point offsets into the selector text (a tuple: built per node, cheaply)."""
 
     start: int
     end: int
-
-    def __or__(self, other: Span) -> Span:
-        return Span(min(self.start, other.start), max(self.end, other.end))
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,27 +76,20 @@ def check(node: n.Node | None, source: str) -> list[Diagnostic]:
     """Every static error and warning, in source order."""
     if node is None:
         return []
-    depth_error = _check_depth(node)
-    if depth_error is not None:
-        return [depth_error]
     out: list[Diagnostic] = []
     if not is_condition(node):
         out.append(_not_condition(node, "the selector"))
-    for child in n.walk(node):
-        _check_node(child, source, out)
-    out.sort(key=lambda d: (d.span.start, d.severity.value, d.code))
-    return out
-
-
-def _check_depth(root: n.Node) -> Diagnostic | None:
-    stack = [(root, 1)]
-    while stack:
-        node, depth = stack.pop()
+    stack = [(node, 1)]
+    while stack:  # iterative: no selector can exhaust Python's stack here
+        child, depth = stack.pop()
         if depth > MAX_DEPTH:
-            return error("E120", f"the selector nests deeper than {MAX_DEPTH} levels", node.span,
-                         hint="flatten the expression; long AND/OR chains count one level per operator")
-        stack.extend((c, depth + 1) for c in n.children(node))
-    return None
+            return [error("E120", f"the selector nests deeper than {MAX_DEPTH} levels", child.span,
+                          hint="flatten the expression; long AND/OR chains count one level per operator")]
+        _check_node(child, source, out)
+        stack.extend((c, depth + 1) for c in n.children(child))
+    if len(out) > 1:
+        out.sort(key=lambda d: (d.span.start, d.severity.value, d.code))
+    return out
 
 
 def _describe(node: n.Node) -> str:
@@ -116,45 +109,60 @@ def _not_condition(node: n.Node, where: str) -> Diagnostic:
 
 
 def _check_node(node: n.Node, source: str, out: list[Diagnostic]) -> None:
-    if isinstance(node, (n.And, n.Or)):
-        op = "AND" if isinstance(node, n.And) else "OR"
-        for side in (node.left, node.right):
+    kind = type(node)
+    if kind is n.Identifier:
+        _check_identifier(node, out)  # type: ignore[arg-type]
+    elif kind is n.Literal:
+        _warn_literal(node, source, out)  # type: ignore[arg-type]
+        _warn_double_minus(node, source, out)
+    elif kind is n.And or kind is n.Or:
+        op = "AND" if kind is n.And else "OR"
+        for side in (node.left, node.right):  # type: ignore[union-attr]
             if not is_condition(side):
                 out.append(_not_condition(side, f"an operand of {op}"))
-    elif isinstance(node, n.Not):
-        if not is_condition(node.operand):
-            out.append(_not_condition(node.operand, "the operand of NOT"))
-        elif isinstance(node.operand, n.Comparison) and source[node.span.start : node.operand.span.start].strip().upper() == "NOT":
-            out.append(warning("W011", "ActiveMQ and Artemis read 'NOT a = 1' as '(NOT a) = 1'", node.span,
-                               hint="write NOT (...) with parentheses so every broker reads it the same way"))
-    elif isinstance(node, n.Comparison):
-        _check_comparison(node, out)
-    elif isinstance(node, n.Between):
-        for part in (node.operand, node.low, node.high):
+    elif kind is n.Comparison:
+        _check_comparison(node, out)  # type: ignore[arg-type]
+    elif kind is n.Not:
+        _check_not(node, source, out)  # type: ignore[arg-type]
+    elif kind is n.Between:
+        for part in (node.operand, node.low, node.high):  # type: ignore[union-attr]
             _check_operand(part, "BETWEEN", out)
-    elif isinstance(node, n.InList):
-        _check_identifier_operand(node.operand, "IN", out)
-        for item in node.items:
-            if _literal_type(item) is not STRING:
-                out.append(error("E105", f"an IN list holds string literals only, not {_describe(item)}", item.span,
-                                 expected=("a string literal",), hint="IN compares Strings: write x IN ('1', '2') or use = / OR for numbers"))
-        _warn_header_type(node.operand, "IN", out)
-    elif isinstance(node, n.Like):
-        _check_like(node, out)
-    elif isinstance(node, n.IsNull):
-        _check_identifier_operand(node.operand, "IS NULL", out)
-    elif isinstance(node, (n.Arithmetic, n.Unary)):
-        operands = (node.left, node.right) if isinstance(node, n.Arithmetic) else (node.operand,)
-        for part in operands:
-            _check_operand(part, "arithmetic", out)
-        if isinstance(node, n.Arithmetic):
-            _warn_hyphenated_name(node, source, out)
-    elif isinstance(node, n.Identifier):
-        _check_identifier(node, out)
-    elif isinstance(node, n.Literal):
-        _warn_literal(node, source, out)
-    if isinstance(node, (n.Unary, n.Literal)) and node.span.start > 0 and source[node.span.start] == "-" and source[node.span.start - 1] == "-":
-        out.append(warning("W009", "'--' is not a comment: it is a minus sign followed by a negation", Span(node.span.start - 1, node.span.start + 1),
+    elif kind is n.InList:
+        _check_in(node, out)  # type: ignore[arg-type]
+    elif kind is n.Like:
+        _check_like(node, out)  # type: ignore[arg-type]
+    elif kind is n.IsNull:
+        _check_identifier_operand(node.operand, "IS NULL", out)  # type: ignore[union-attr]
+    elif kind is n.Arithmetic:
+        _check_operand(node.left, "arithmetic", out)  # type: ignore[union-attr]
+        _check_operand(node.right, "arithmetic", out)  # type: ignore[union-attr]
+        _warn_hyphenated_name(node, source, out)  # type: ignore[arg-type]
+    else:
+        _check_operand(node.operand, "arithmetic", out)  # type: ignore[union-attr]
+        _warn_double_minus(node, source, out)
+
+
+def _check_not(node: n.Not, source: str, out: list[Diagnostic]) -> None:
+    if not is_condition(node.operand):
+        out.append(_not_condition(node.operand, "the operand of NOT"))
+    elif isinstance(node.operand, n.Comparison) and source[node.span.start : node.operand.span.start].strip().upper() == "NOT":
+        out.append(warning("W011", "ActiveMQ and Artemis read 'NOT a = 1' as '(NOT a) = 1'", node.span,
+                           hint="write NOT (...) with parentheses so every broker reads it the same way"))
+
+
+def _check_in(node: n.InList, out: list[Diagnostic]) -> None:
+    _check_identifier_operand(node.operand, "IN", out)
+    for item in node.items:
+        if _literal_type(item) is not STRING:
+            out.append(error("E105", f"an IN list holds string literals only, not {_describe(item)}", item.span,
+                             expected=("a string literal",), hint="IN compares Strings: write x IN ('1', '2') or use = / OR for numbers"))
+    _warn_header_type(node.operand, "IN", out)
+
+
+def _warn_double_minus(node: n.Node, source: str, out: list[Diagnostic]) -> None:
+    start = node.span.start
+    if start > 0 and source[start] == "-" and source[start - 1] == "-":
+        out.append(warning("W009", "'--' is not a comment: it is a minus sign followed by a negation", Span(start - 1, start + 1),
                            hint="selectors have no comments; write 'a - -b' with a space if the double minus is intended"))
 
 

@@ -29,7 +29,8 @@ class _SelectorLexer(Lexer):
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
     grammar = resources.files("jmsctl.selector").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", lexer=_SelectorLexer, transformer=Builder(), maybe_placeholders=False)
+    lark = Lark(grammar, parser="lalr", lexer=_SelectorLexer, transformer=Builder(), maybe_placeholders=False)
+    return lark
 
 
 def parse(text: str) -> Node | None:
