@@ -249,9 +249,9 @@ def _check_identifier(node: n.Identifier, out: list[Diagnostic]) -> None:
 
 
 def _warn_literal(node: n.Literal, source: str, out: list[Diagnostic]) -> None:
-    text = node.text.lstrip("+-")
+    text = node.text.lstrip("+-").replace("_", "")
     if len(text) > 1 and text[0] == "0" and text[1:2].isdigit() and node.value[0] in (INT, LONG):
-        digits = text.rstrip("lL").replace("_", "")
+        digits = text.rstrip("lL")
         if int(digits, 8) != int(digits, 10):
             out.append(warning("W001", f"{text} is an octal literal: its value is {int(digits, 8)}, not {int(digits, 10)}",
                                node.span, hint=f"write {int(digits, 10)} without the leading zero for a decimal number"))
@@ -292,7 +292,9 @@ def _warn_comparison_types(node: n.Comparison, out: list[Diagnostic]) -> None:
         elif name == "JMSPriority" and isinstance(other, n.Literal) and ot.is_integral and node.op == "=" and not 0 <= other.value[1] <= 9:
             out.append(warning("W002", f"JMSPriority is 0..9, never {other.value[1]}", node.span))
     lt, rt = _numeric_type(node.left), _numeric_type(node.right)
-    mixed = (lt is not None and _literal_type(node.right) in (STRING, BOOLEAN)) or (rt is not None and _literal_type(node.left) in (STRING, BOOLEAN))
+    left_numeric = lt is not None or isinstance(node.left, (n.Arithmetic, n.Unary))
+    right_numeric = rt is not None or isinstance(node.right, (n.Arithmetic, n.Unary))
+    mixed = (left_numeric and _literal_type(node.right) in (STRING, BOOLEAN)) or (right_numeric and _literal_type(node.left) in (STRING, BOOLEAN))
     if mixed and _header_type(node.left) is None and _header_type(node.right) is None:
         out.append(warning("W010", "a numeric expression compared with a String or boolean literal is never TRUE", node.span))
     if node.op in ("=", "<>") and (FLOAT in (lt, rt)) and (DOUBLE in (_literal_type(node.left), _literal_type(node.right))):

@@ -123,12 +123,12 @@ def _unexpected(text: str, exc: UnexpectedToken) -> Diagnostic:
     if tok.type == "NULL":
         return error("E015", "NULL can only be tested with IS NULL or IS NOT NULL", span, expected=expected,
                      hint="write 'x IS NULL'; a comparison with NULL would always be unknown")
-    if tok.type in lexer.KEYWORDS and "IDENT" in exc.expected and tok.type not in ("NOT", "TRUE", "FALSE"):
-        return error("E014", f"{str(tok).upper()} is a reserved word and cannot be used as an identifier", span,
-                     expected=expected, hint="reserved words: NOT AND OR BETWEEN LIKE IN IS ESCAPE NULL TRUE FALSE (any case)")
-    if prev is not None and prev.type == "NOT" and tok.type in _COMPARISON | {"STAR", "SLASH"}:
+    if prev is not None and prev.type == "NOT" and tok.type in _COMPARISON | _PREDICATE | {"STAR", "SLASH"}:
         pspan = Span(prev.start_pos or 0, prev.end_pos or 0)
         return error("E014", "NOT is a reserved word and cannot be used as an identifier", pspan,
+                     expected=expected, hint="reserved words: NOT AND OR BETWEEN LIKE IN IS ESCAPE NULL TRUE FALSE (any case)")
+    if tok.type in lexer.KEYWORDS and "IDENT" in exc.expected and tok.type not in ("NOT", "TRUE", "FALSE"):
+        return error("E014", f"{str(tok).upper()} is a reserved word and cannot be used as an identifier", span,
                      expected=expected, hint="reserved words: NOT AND OR BETWEEN LIKE IN IS ESCAPE NULL TRUE FALSE (any case)")
     if prev is not None and prev.type == "IS" and tok.type == "IDENT":
         return error("E002", f"unexpected {_token_text(tok)} after IS", span, expected=("NULL", "NOT NULL"),
