@@ -4,6 +4,7 @@ GitHub workflow annotations). Colour only on a terminal, never with NO_COLOR set
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from dataclasses import dataclass
 from enum import Enum
@@ -26,10 +27,12 @@ class Format(str, Enum):
 
 def console(stderr: bool = False) -> Console:
     """Rich console that colours only a terminal and honours NO_COLOR (rich reads it too)."""
-    no_color = bool(os.environ.get("NO_COLOR"))
     stream = sys.stderr if stderr else sys.stdout
-    width = None if is_terminal(stream) else 200  # piped: no cropping at rich's default 80 columns
-    return Console(stderr=stderr, highlight=False, no_color=no_color, soft_wrap=True, width=width)
+    if os.environ.get("NO_COLOR") or not is_terminal(stream):
+        # Plain text: no escape sequences at all (NO_COLOR asks for no colour; bold is no better).
+        width = shutil.get_terminal_size((200, 24)).columns if is_terminal(stream) else 200
+        return Console(stderr=stderr, highlight=False, force_terminal=False, no_color=True, soft_wrap=True, width=width)
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
 def is_terminal(stream: Any = None) -> bool:
