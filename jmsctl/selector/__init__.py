@@ -80,9 +80,11 @@ def compile(text: str, dialect: str = "jakarta") -> Selector:
     if dialect not in DIALECTS:
         raise ValueError(f"unknown dialect {dialect!r}; expected one of {', '.join(DIALECTS)}")
     analysis = analyze(text)
-    if not analysis.valid:
-        raise InvalidSelectorException(text, analysis.errors)
-    return Selector(text, analysis.ast, analysis.warnings, dialect, compile_selector(analysis.ast, dialect))
+    if analysis.diagnostics:
+        if not analysis.valid:
+            raise InvalidSelectorException(text, analysis.errors)
+        return Selector(text, analysis.ast, analysis.warnings, dialect, compile_selector(analysis.ast, dialect))
+    return Selector(text, analysis.ast, (), dialect, compile_selector(analysis.ast, dialect))
 
 
 __all__ = ["DIALECTS", "Analysis", "Selector", "Values", "analyze", "compile"]

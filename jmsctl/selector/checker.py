@@ -276,8 +276,12 @@ def _header_type(node: n.Node) -> JType | None:
 def _warn_comparison_types(node: n.Comparison, out: list[Diagnostic]) -> None:
     for ident, other in ((node.left, node.right), (node.right, node.left)):
         ht = _header_type(ident)
-        ot = _literal_type(other) or _numeric_type(other)
-        if ht is None or ot is None:
+        if ht is None:
+            continue
+        ot = _literal_type(other)
+        if ot is None:  # JType.BOOLEAN is 0: test for None, never for truth
+            ot = _numeric_type(other)
+        if ot is None:
             continue
         name = ident.name  # type: ignore[union-attr]
         if ht.is_numeric != ot.is_numeric or (not ht.is_numeric and ht is not ot):
