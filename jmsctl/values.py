@@ -96,6 +96,7 @@ LONG_MIN, LONG_MAX = RANGES[LONG]
 FLOAT_MAX: Final = struct.unpack("<f", b"\xff\xff\x7f\x7f")[0]
 
 _F32 = struct.Struct("<f")
+_F32_OVERFLOW_MIDPOINT: Final = 2.0**128 - 2.0**103  # halfway between Float.MAX_VALUE and 2^128
 
 
 def to_f32(x: float) -> float:
@@ -124,7 +125,12 @@ def fraction_to_f32(q: Fraction) -> float:
     """Correctly rounded decimal/hex -> float32 for literals (avoids double rounding at midpoints)."""
     d = float(q)  # correctly rounded to double; may raise OverflowError
     f = to_f32(d)
-    if f == d or math.isinf(f):
+    if math.isinf(f):
+        # d may be exactly the overflow midpoint (MAX + half an ulp) while q lies below it.
+        if abs(d) == _F32_OVERFLOW_MIDPOINT and abs(q) < _F32_OVERFLOW_MIDPOINT:
+            return math.copysign(FLOAT_MAX, d)
+        return f
+    if f == d:
         return f
     lo, hi = (f, _next_f32(f, d)) if f < d else (_next_f32(f, d), f)
     mid = (lo + hi) / 2  # exact in double: float32 neighbours differ in 25 significant bits at most

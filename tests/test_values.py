@@ -126,3 +126,10 @@ def test_format_value_names_the_java_type() -> None:
     assert format_value((DOUBLE, math.inf)) == "Infinity (double)"
     assert format_value((STRING, "it's")) == "'it''s' (String)"
     assert format_value(None) == "NULL"
+
+
+def test_float_literal_just_below_the_overflow_midpoint_is_max_value() -> None:
+    mid = Fraction(2**128 - 2**103)
+    assert fraction_to_f32(mid - Fraction(1, 10**20)) == 3.4028234663852886e38
+    assert fraction_to_f32(-(mid - 1)) == -3.4028234663852886e38
+    assert fraction_to_f32(mid) == math.inf  # the exact tie rounds to even: infinity (Java: too large)

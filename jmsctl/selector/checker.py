@@ -249,11 +249,12 @@ def _check_identifier(node: n.Identifier, out: list[Diagnostic]) -> None:
 
 
 def _warn_literal(node: n.Literal, source: str, out: list[Diagnostic]) -> None:
-    text = node.text.lstrip("+-").replace("_", "")
+    shown = node.text.lstrip("+-")
+    text = shown.replace("_", "")
     if len(text) > 1 and text[0] == "0" and text[1:2].isdigit() and node.value[0] in (INT, LONG):
         digits = text.rstrip("lL")
         if int(digits, 8) != int(digits, 10):
-            out.append(warning("W001", f"{text} is an octal literal: its value is {int(digits, 8)}, not {int(digits, 10)}",
+            out.append(warning("W001", f"{shown} is an octal literal: its value is {int(digits, 8)}, not {int(digits, 10)}",
                                node.span, hint=f"write {int(digits, 10)} without the leading zero for a decimal number"))
 
 
