@@ -121,18 +121,7 @@ def pool(variant: Callable[[int], str], like: str | None = None) -> list[str]:
 Runner = Callable[[int], float]  # run n iterations, return the elapsed seconds
 
 
-def call_loop(f: Callable[[Any], Any], arg: Any) -> Runner:
-    def run(n: int) -> float:
-        it = itertools.repeat(arg, n)
-        t0 = time.perf_counter()
-        for a in it:
-            f(a)
-        return time.perf_counter() - t0
-
-    return run
-
-
-def pool_loop(f: Callable[[str], Any], texts: Sequence[str]) -> Runner:
+def pool_loop(f: Callable[[Any], Any], texts: Sequence[Any]) -> Runner:
     """Cycles through the pool (continuing where the previous batch stopped)."""
     source = itertools.cycle(texts)
 
@@ -144,6 +133,11 @@ def pool_loop(f: Callable[[str], Any], texts: Sequence[str]) -> Runner:
         return time.perf_counter() - t0
 
     return run
+
+
+def call_loop(f: Callable[[Any], Any], arg: Any) -> Runner:
+    """The same argument every time (a pool of one)."""
+    return pool_loop(f, [arg])
 
 
 def best_rate(run: Runner, seconds: float, runs: int = 3) -> dict[str, Any]:
