@@ -23,3 +23,16 @@ class InvalidSelectorException(JMSException):
 
 class MessageFormatException(JMSException):
     """A property cannot be read as the requested type (the conversion table refuses it)."""
+
+
+class MessageNotWriteableException(JMSException):
+    """Properties of a received message are read-only until clearProperties."""
+
+
+class NumberFormatException(ValueError):
+    """Java's NumberFormatException: a String that the primitive's valueOf does not accept
+    (a runtime exception in Java, not a JMSException)."""
+
+
+class NullPointerException(ValueError):
+    """Java's NullPointerException, e.g. Float.valueOf(null) for an absent property read as float."""
