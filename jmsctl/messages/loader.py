@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -27,6 +29,38 @@ class Record:
     raw: bytes | None  # the NDJSON line as read (without its line terminator), for byte-exact output
     message: Message | None
     error: RecordError | None
+
+
+class JSONError(ValueError):
+    """Invalid JSON in a record (the message says where)."""
+
+
+_BIG_INTEGER = re.compile(rb"[0-9]{20}")
+
+
+def _reject_constant(name: str) -> Any:
+    raise JSONError(f"{name} is not JSON")
+
+
+def parse_json(data: bytes) -> Any:
+    """orjson, except where a number has 20+ digits: orjson reads integers beyond 64 bits as
+    doubles, silently, and FORMAT.md makes an integer outside the long range an error; the
+    standard library reads them exactly (rare, so the slow path costs nothing in practice)."""
+    if _BIG_INTEGER.search(data) is None:
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError as bad:
+                raise JSONError(f"invalid UTF-8 at byte {bad.start}") from None
+            raise JSONError(str(exc)) from None
+    try:
+        return json.loads(data.decode("utf-8"), parse_constant=_reject_constant)
+    except UnicodeDecodeError as exc:
+        raise JSONError(f"invalid UTF-8 at byte {exc.start}") from None
+    except json.JSONDecodeError as exc:
+        raise JSONError(str(exc)) from None
 
 
 class InputError(Exception):
@@ -80,8 +114,8 @@ def _decode(location: str, raw: bytes | None, obj: Any) -> Record:
 
 def _array_records(name: str, data: bytes) -> Iterator[Record]:
     try:
-        items = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
+        items = parse_json(data)
+    except JSONError as exc:
         yield Record(f"{name}", None, None, RecordError("", f"invalid JSON: {exc}"))
         return
     if not isinstance(items, list):  # pragma: no cover - peeked '['
@@ -92,24 +126,22 @@ def _array_records(name: str, data: bytes) -> Iterator[Record]:
 
 def _ndjson_or_object(name: str, stream: Any) -> Iterator[Record]:
     first = stream.readline()
+    if first.startswith(b"\xef\xbb\xbf"):
+        first = first[3:]  # a UTF-8 byte order mark is not part of the first record
     try:
-        obj = orjson.loads(first) if first.strip() else None
-    except orjson.JSONDecodeError:
-        # Not a one-line record: a single pretty-printed object (or invalid JSON).
-        rest = first + stream.read()
-        try:
-            whole = orjson.loads(rest)
-        except orjson.JSONDecodeError as exc:
-            yield Record(f"{name}:1", None, None, RecordError("", f"invalid JSON: {exc}"))
+        obj = parse_json(first) if first.strip() else None
+    except JSONError:
+        if first.rstrip()[-1:] in (b"{", b"[", b",", b":"):
+            # The opening line of one pretty-printed object: the file is that single object.
+            yield from _single_object(name, first + stream.read())
             return
-        yield _decode(f"{name}:[0]" if isinstance(whole, dict) else name, None, whole)
-        return
+        obj = _INVALID  # a broken NDJSON record: report it and go on with the next lines
     lineno = 1
     line = first
     while line:
         raw = line.rstrip(b"\r\n")
         if raw.strip():
-            if lineno == 1:
+            if lineno == 1 and obj is not _INVALID:
                 yield _decode(f"{name}:{lineno}", raw, obj)
             else:
                 yield _line(name, lineno, raw)
@@ -117,10 +149,23 @@ def _ndjson_or_object(name: str, stream: Any) -> Iterator[Record]:
         line = stream.readline()
 
 
+_INVALID = object()
+
+
+def _single_object(name: str, data: bytes) -> Iterator[Record]:
+    """A file holding one pretty-printed JSON object (or JSON that is invalid as a whole)."""
+    try:
+        whole = parse_json(data)
+    except JSONError as exc:
+        yield Record(f"{name}:1", None, None, RecordError("", f"invalid JSON: {exc}"))
+        return
+    yield _decode(f"{name}:[0]" if isinstance(whole, dict) else name, None, whole)
+
+
 def _line(name: str, lineno: int, raw: bytes) -> Record:
     location = f"{name}:{lineno}"
     try:
-        obj = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
+        obj = parse_json(raw)
+    except JSONError as exc:
         return Record(location, raw, None, RecordError("", f"invalid JSON: {exc}"))
     return _decode(location, raw, obj)
