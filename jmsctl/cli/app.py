@@ -10,6 +10,7 @@ import typer
 
 from jmsctl.cli.commands.check import check
 from jmsctl.cli.commands.explain import explain
+from jmsctl.cli.commands.filter import filter_command
 from jmsctl.cli.commands.test import test
 
 app = typer.Typer(
@@ -22,6 +23,7 @@ app = typer.Typer(
 app.command()(check)
 app.command()(explain)
 app.command(name="test")(test)
+app.command(name="filter")(filter_command)
 
 
 def main() -> None:

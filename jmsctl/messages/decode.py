@@ -36,6 +36,18 @@ class RecordError(Exception):
         self.reason = reason
 
 
+class WrittenFloat(float):
+    """A JSON number written with a fraction or exponent, from the exact (standard library) parse."""
+
+
+class AmbiguousNumber(Exception):
+    """A double from orjson that may have been written as an integer beyond 64 bits (orjson
+    reads those as doubles); the loader parses that record again exactly."""
+
+
+_AMBIGUOUS = 9.223372036854775807e18  # orjson keeps integers in [-2^63, 2^64) exact
+
+
 def _is_int(v: Any) -> bool:
     return type(v) is int  # bool is an int subclass in Python, never an integer here
 
@@ -54,9 +66,11 @@ def decode_value(v: Any, where: str) -> TypedValue:
             return (LONG, v)
         raise RecordError(where, f"integer {v} is outside the range of long")
     if t is float:
-        if math.isinf(v) or math.isnan(v):  # pragma: no cover - JSON has no such numbers
-            raise RecordError(where, "a bare number must be finite")
+        if v.is_integer() and abs(v) >= _AMBIGUOUS:
+            raise AmbiguousNumber(where)
         return (DOUBLE, v)
+    if t is WrittenFloat:
+        return (DOUBLE, float(v))
     if t is dict:
         return _decode_typed(v, where)
     if v is None:
@@ -103,10 +117,10 @@ def _floating(v: Any, jt: JType, where: str) -> float:
         if v in SPECIAL_FLOATS:
             return SPECIAL_FLOATS[v]
         raise RecordError(where, f"a {jt.java_name} value must be a number or \"NaN\", \"Infinity\", \"-Infinity\", not {v!r}")
-    if not (_is_int(v) or type(v) is float):
+    if not (_is_int(v) or isinstance(v, float)):
         raise RecordError(where, f"a {jt.java_name} value must be a number, not {v!r}")
     if jt is FLOAT:
-        f = int_to_f32(v) if _is_int(v) else to_f32(v)
+        f = int_to_f32(v) if _is_int(v) else to_f32(float(v))
         if math.isinf(f) or abs(v) > FLOAT_MAX * 2:
             raise RecordError(where, f"{v} is outside the range of float")
         return f

@@ -9,7 +9,6 @@ from __future__ import annotations
 import gzip
 import io
 import json
-import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from typing import IO, Any
 
 import orjson
 
-from jmsctl.messages.decode import RecordError, decode_message
+from jmsctl.messages.decode import AmbiguousNumber, RecordError, WrittenFloat, decode_message
 from jmsctl.messages.model import Message
 
 
@@ -35,28 +34,28 @@ class JSONError(ValueError):
     """Invalid JSON in a record (the message says where)."""
 
 
-_BIG_INTEGER = re.compile(rb"[0-9]{20}")
-
-
 def _reject_constant(name: str) -> Any:
     raise JSONError(f"{name} is not JSON")
 
 
 def parse_json(data: bytes) -> Any:
-    """orjson, except where a number has 20+ digits: orjson reads integers beyond 64 bits as
-    doubles, silently, and FORMAT.md makes an integer outside the long range an error; the
-    standard library reads them exactly (rare, so the slow path costs nothing in practice)."""
-    if _BIG_INTEGER.search(data) is None:
-        try:
-            return orjson.loads(data)
-        except orjson.JSONDecodeError as exc:
-            try:
-                data.decode("utf-8")
-            except UnicodeDecodeError as bad:
-                raise JSONError(f"invalid UTF-8 at byte {bad.start}") from None
-            raise JSONError(str(exc)) from None
+    """orjson, with the reason for invalid UTF-8 spelled out."""
     try:
-        return json.loads(data.decode("utf-8"), parse_constant=_reject_constant)
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            raise JSONError(f"invalid UTF-8 at byte {bad.start}") from None
+        raise JSONError(str(exc)) from None
+
+
+def parse_json_exact(data: bytes) -> Any:
+    """The standard library's parser: integers of any size stay integers, and numbers written
+    with a fraction or exponent are marked (WrittenFloat). Used only when orjson's reading is
+    ambiguous (AmbiguousNumber), so it costs nothing on ordinary records."""
+    try:
+        return json.loads(data.decode("utf-8"), parse_float=WrittenFloat, parse_constant=_reject_constant)
     except UnicodeDecodeError as exc:
         raise JSONError(f"invalid UTF-8 at byte {exc.start}") from None
     except json.JSONDecodeError as exc:
@@ -110,6 +109,10 @@ def _decode(location: str, raw: bytes | None, obj: Any) -> Record:
         return Record(location, raw, decode_message(obj), None)
     except RecordError as err:
         return Record(location, raw, None, err)
+    except AmbiguousNumber:
+        if raw is None:
+            raise
+        return _decode(location, raw, parse_json_exact(raw))
 
 
 def _array_records(name: str, data: bytes) -> Iterator[Record]:
@@ -120,8 +123,13 @@ def _array_records(name: str, data: bytes) -> Iterator[Record]:
         return
     if not isinstance(items, list):  # pragma: no cover - peeked '['
         items = [items]
+    exact: list[Any] | None = None
     for i, obj in enumerate(items):
-        yield _decode(f"{name}:[{i}]", None, obj)
+        try:
+            yield _decode(f"{name}:[{i}]", None, obj)
+        except AmbiguousNumber:
+            exact = exact if exact is not None else parse_json_exact(data)
+            yield _decode(f"{name}:[{i}]", None, exact[i])
 
 
 def _ndjson_or_object(name: str, stream: Any) -> Iterator[Record]:
@@ -159,7 +167,11 @@ def _single_object(name: str, data: bytes) -> Iterator[Record]:
     except JSONError as exc:
         yield Record(f"{name}:1", None, None, RecordError("", f"invalid JSON: {exc}"))
         return
-    yield _decode(f"{name}:[0]" if isinstance(whole, dict) else name, None, whole)
+    location = f"{name}:[0]" if isinstance(whole, dict) else name
+    try:
+        yield _decode(location, None, whole)
+    except AmbiguousNumber:
+        yield _decode(location, None, parse_json_exact(data))
 
 
 def _line(name: str, lineno: int, raw: bytes) -> Record:

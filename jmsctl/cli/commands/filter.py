@@ -1,0 +1,350 @@
+"""``jmsctl filter``: stream message dumps through a selector, write the selected messages unchanged.
+
+Exit status as grep: 0 something selected, 1 nothing selected, 2 any error (an error wins).
+The core (selection and counts) is ``jmsctl.filter``; this module is options, output formats,
+the atomic ``--output`` file and error reporting.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import io
+import os
+import re
+import signal
+import sys
+import tempfile
+from collections.abc import Callable, Generator, Iterable
+from enum import Enum
+from pathlib import Path
+from typing import IO, Optional
+
+import typer
+
+from jmsctl import selector as sel
+from jmsctl.cli.render import Source, console, is_terminal, print_full
+from jmsctl.exceptions import InvalidSelectorException
+from jmsctl.filter import Counts, record_json, select
+from jmsctl.messages.loader import InputError, Record, read_records
+from jmsctl.messages.model import DELIVERY_MODES, HEADER_NAMES, Message
+from jmsctl.values import format_value
+
+PROG = "jmsctl filter"
+
+
+class OutputFormat(str, Enum):
+    ndjson = "ndjson"
+    json = "json"
+    pretty = "pretty"
+    ids = "ids"
+
+
+class Dialect(str, Enum):
+    jakarta = "jakarta"
+    ibm = "ibm"
+
+
+class _Failure(Exception):
+    """An error reported in one line on stderr: exit status 2."""
+
+
+def filter_command(
+    args: Optional[list[str]] = typer.Argument(  # noqa: UP045, B008
+        None, metavar="SELECTOR [FILE|-]", help="The selector, then the message files (NDJSON, JSON array or object, .gz); none or '-' is stdin."
+    ),
+    selector_file: Optional[str] = typer.Option(  # noqa: UP045
+        None, "--file", "-f", metavar="SELECTOR_FILE", help="Read the selector from this file (its whole content); every argument is then a message file."
+    ),
+    count: bool = typer.Option(False, "--count", "-c", help="Print only the number of selected messages."),
+    invert: bool = typer.Option(False, "--invert", "-v", help="Select the messages the selector does not select (FALSE or UNKNOWN)."),
+    max_count: Optional[int] = typer.Option(None, "--max-count", "-m", min=0, help="Stop reading after N selected messages."),  # noqa: UP045
+    output_format: OutputFormat = typer.Option(  # noqa: B008
+        OutputFormat.ndjson, "--format", help="ndjson (lines as read), json (one array), pretty (readable blocks) or ids (JMSMessageID, else location)."
+    ),
+    output: Optional[str] = typer.Option(  # noqa: UP045
+        None, "--output", "-o", metavar="FILE", help="Write to FILE atomically (temp file renamed at the end; not written on any error)."
+    ),
+    stats: bool = typer.Option(False, "--stats", help="Print read, TRUE, FALSE, UNKNOWN, rejected and selected counts on stderr."),
+    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help="jakarta (default) or ibm (SEMANTICS.md section 5)."),  # noqa: B008
+    skip_invalid: bool = typer.Option(False, "--skip-invalid", help="Count rejected records and go on silently instead of reporting them (exit 2)."),
+) -> None:
+    """Write the messages a selector selects. Exit 0 some selected, 1 none, 2 any error."""
+    try:
+        source, paths = _selector_and_paths(args or [], selector_file)
+    except _Failure as exc:
+        _error(str(exc))
+        raise typer.Exit(2) from None
+    try:
+        compiled = sel.compile(source.text, dialect.value)
+    except InvalidSelectorException as exc:
+        print_full(console(stderr=True), source, exc.diagnostics)
+        raise typer.Exit(2) from None
+    try:
+        out = _Output(output)
+    except _Failure as exc:
+        _error(str(exc))
+        raise typer.Exit(2) from None
+
+    counts = Counts()
+    errors = 0
+
+    def input_error(exc: InputError) -> None:
+        nonlocal errors
+        errors += 1
+        _error(str(exc))
+
+    def rejected(record: Record) -> None:
+        nonlocal errors
+        errors += 1
+        sys.stderr.write(f"{record.location}: {record.error}\n")
+
+    records = _all_records(paths, input_error)
+    selected = select(compiled, records, counts, invert=invert, max_count=max_count, on_rejected=None if skip_invalid else rejected)
+    try:
+        if count:
+            for _ in selected:
+                pass
+            out.stream.write(b"%d\n" % counts.selected)
+        else:
+            _WRITERS[output_format](selected, out.write)
+        if errors and out.path is not None:
+            _error(f"{out.path} not written because of the errors above")
+        else:
+            out.commit()
+    except BrokenPipeError:
+        # stdout closed early (| head): quiet, with the status grep has when SIGPIPE kills it. Typer
+        # would exit 1 ("nothing selected") before the entry point's own handler could see this.
+        _stdout_to_devnull()
+        raise typer.Exit(128 + _SIGPIPE) from None
+    except OSError as exc:
+        errors += 1
+        _error(f"cannot write {out.path or 'stdout'}: {exc.strerror or exc}")
+    finally:
+        out.discard()  # no-op after a commit; removes the temp file on error or Ctrl-C
+        records.close()
+    if stats:
+        sys.stderr.write(
+            f"read {counts.read}, TRUE {counts.true}, FALSE {counts.false}, UNKNOWN {counts.unknown}, "
+            f"rejected {counts.rejected}, selected {counts.selected}\n"
+        )
+    raise typer.Exit(2 if errors else 0 if counts.selected else 1)
+
+
+_SIGPIPE = int(getattr(signal, "SIGPIPE", 13))
+
+
+def _stdout_to_devnull() -> None:
+    """Python flushes stdout at exit: point it at devnull so that flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
+
+
+def _error(text: str) -> None:
+    sys.stderr.write(f"{PROG}: {text}\n")
+
+
+def _selector_and_paths(args: list[str], selector_file: str | None) -> tuple[Source, list[str]]:
+    if selector_file is None:
+        if not args:
+            raise _Failure("give a SELECTOR (or -f SELECTOR_FILE), then the message files; no file reads stdin")
+        source, paths = Source("<arg>", args[0]), args[1:]
+    else:
+        source, paths = _read_selector(selector_file), args
+    paths = paths or ["-"]
+    if selector_file == "-" and "-" in paths:
+        raise _Failure("the selector is read from stdin (-f -), so the messages must come from files")
+    return source, paths
+
+
+def _read_selector(path: str) -> Source:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise _Failure(f"{path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise _Failure(f"{path}: {exc.strerror or exc}") from None
+    return Source("<stdin>" if path == "-" else path, text.rstrip("\r\n"), is_file=path != "-")
+
+
+def _all_records(paths: list[str], on_error: Callable[[InputError], None]) -> Generator[Record, None, None]:
+    """The records of every file in turn; a file that cannot be read is reported and skipped."""
+    for path in paths:
+        try:
+            yield from read_records(path)
+        except InputError as exc:
+            on_error(exc)
+
+
+# ----- output --------------------------------------------------------------------------------
+
+Write = Callable[[bytes], object]
+
+
+
+class _Output:
+    """Buffered binary stdout, or FILE written through a temp file in the same directory that
+    replaces FILE only on ``commit``: FILE is never seen half written, and stays as it was on error."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = None if path in (None, "-") else path
+        self._tmp: str | None = None
+        if self.path is None:
+            self.stream: IO[bytes] = sys.stdout.buffer
+            self.write: Write = self.stream.write
+            if is_terminal(sys.stdout):  # a person watching (stdin may be a live feed): no block buffering
+                self.write = self._write_flush
+            return
+        if os.path.isdir(self.path):
+            raise _Failure(f"{self.path}: is a directory")
+        directory = os.path.dirname(os.path.abspath(self.path))
+        try:
+            fd, self._tmp = tempfile.mkstemp(prefix=f".{os.path.basename(self.path)}.", suffix=".tmp", dir=directory)
+        except OSError as exc:
+            raise _Failure(f"cannot write {self.path}: {exc.strerror or exc}") from None
+        self.stream = os.fdopen(fd, "wb", buffering=1 << 16)
+        self.write = self.stream.write
+
+    def _write_flush(self, data: bytes) -> None:
+        self.stream.write(data)
+        if data.endswith(b"\n"):
+            self.stream.flush()
+
+    def commit(self) -> None:
+        self.stream.flush()
+        if self._tmp is None or self.path is None:
+            return
+        os.fsync(self.stream.fileno())
+        self.stream.close()
+        os.chmod(self._tmp, _new_file_mode(self.path))
+        os.replace(self._tmp, self.path)
+        self._tmp = None
+
+    def discard(self) -> None:
+        if self._tmp is None:
+            return
+        tmp, self._tmp = self._tmp, None
+        with contextlib.suppress(OSError):
+            self.stream.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+
+
+def _new_file_mode(path: str) -> int:
+    """The mode of the file being replaced, else what open() would give (0666 less the umask)."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+
+def _write_ndjson(records: Iterable[Record], write: Write) -> None:
+    for record in records:
+        raw = record.raw
+        write(raw if raw is not None else record_json(record))
+        write(b"\n")
+
+
+def _write_json(records: Iterable[Record], write: Write) -> None:
+    """One JSON array, streamed: NDJSON lines go in byte for byte (each is one JSON value)."""
+    sep = b"[\n"
+    for record in records:
+        write(sep)
+        write(record_json(record))
+        sep = b",\n"
+    write(b"[]\n" if sep == b"[\n" else b"\n]\n")
+
+
+def _write_ids(records: Iterable[Record], write: Write) -> None:
+    for record in records:
+        assert record.message is not None
+        mid = record.message.headers.get("JMSMessageID")
+        write(_encode(_printable(mid) if mid else record.location) + b"\n")
+
+
+def _write_pretty(records: Iterable[Record], write: Write) -> None:
+    sep = b""
+    for record in records:
+        assert record.message is not None
+        write(sep + _encode(pretty(record.location, record.message)))
+        sep = b"\n"
+
+
+_WRITERS: dict[OutputFormat, Callable[[Iterable[Record], Write], None]] = {
+    OutputFormat.ndjson: _write_ndjson,
+    OutputFormat.json: _write_json,
+    OutputFormat.ids: _write_ids,
+    OutputFormat.pretty: _write_pretty,
+}
+
+
+def _encode(text: str) -> bytes:
+    return text.encode("utf-8", "backslashreplace")
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _printable(text: str) -> str:
+    """Control characters escaped, so that a value can neither break a line nor drive a terminal."""
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+_BODY_PREVIEW = 60
+
+
+def pretty(location: str, message: Message) -> str:
+    """A short plain-text block: location and kind, headers, typed properties, a body summary."""
+    headers = [(name, _header_text(name, message.headers[name])) for name in HEADER_NAMES if name in message.headers]
+    props = [(name, format_value(v)) for name, v in message.properties.items()]
+    props += [(name, "null (absent for selectors)") for name in message.null_properties]
+    width = max([len(name) for name, _ in headers] + [len(name) + 2 for name, _ in props] + [15])
+    lines = [f"{location}  {message.body_type} message"]
+    lines += [f"  {name.ljust(width)}  {text}" for name, text in headers]
+    if props:
+        lines.append("  properties")
+        lines += [f"    {name.ljust(width - 2)}  {text}" for name, text in props]
+    body = _body_summary(message)
+    if body is not None:
+        lines.append(f"  {'body'.ljust(width)}  {body}")
+    return "".join(_printable(line) + "\n" for line in lines)
+
+
+def _header_text(name: str, value: object) -> str:
+    if name == "JMSDeliveryMode":
+        return DELIVERY_MODES[value]  # type: ignore[index]
+    if name == "JMSTimestamp" and type(value) is int:
+        try:
+            when = dt.datetime.fromtimestamp(value / 1000, tz=dt.timezone.utc)
+        except (OverflowError, ValueError, OSError):
+            return str(value)
+        return f"{value} ({when.isoformat(timespec='milliseconds').replace('+00:00', 'Z')})"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _body_summary(message: Message) -> str | None:
+    body = message.body
+    if body is None:
+        return None
+    kind = message.body_type
+    if kind == "text":
+        if len(body) <= _BODY_PREVIEW:
+            return repr(body)
+        return f"{body[:_BODY_PREVIEW]!r}... ({len(body)} characters)"
+    if kind in ("bytes", "object"):
+        return f"{len(body)} bytes"
+    if kind == "map":
+        return f"map of {len(body)} entries"
+    return f"stream of {len(body)} values"
+
+
+__all__ = ["Dialect", "OutputFormat", "filter_command", "pretty"]
