@@ -75,13 +75,23 @@ def decode_value(v: Any, where: str) -> TypedValue:
         return _decode_typed(v, where)
     if v is None:
         raise RecordError(where, "null is not a property value")
-    raise RecordError(where, f"a {_json_kind(v)} is not a property value; use a bare value or {{\"type\": T, \"value\": V}}")
+    raise RecordError(where, f"{_article(_json_kind(v))} is not a property value; use a bare value or {{\"type\": T, \"value\": V}}")
+
+
+def _article(word: str) -> str:
+    return f"an {word}" if word[0] in "aeiou" else f"a {word}"
 
 
 def _json_kind(v: Any) -> str:
-    if isinstance(v, list):
-        return "JSON array"
-    return "JSON object" if isinstance(v, dict) else type(v).__name__
+    if isinstance(v, bool):
+        return "JSON boolean"
+    if isinstance(v, (int, float)):
+        return "JSON number"
+    if isinstance(v, str):
+        return "JSON string"
+    if v is None:
+        return "JSON null"
+    return "JSON array" if isinstance(v, list) else "JSON object"
 
 
 def _decode_typed(obj: dict[str, Any], where: str) -> TypedValue:
@@ -101,7 +111,7 @@ def _decode_typed(obj: dict[str, Any], where: str) -> TypedValue:
         return (STRING, v)
     if jt.is_integral:
         if not _is_int(v):
-            raise RecordError(where, f"a {jt.java_name} value must be a JSON integer, not {v!r}")
+            raise RecordError(where, f"{_article(jt.java_name)} value must be a JSON integer, not {v!r}")
         lo, hi = RANGES[jt]
         if not lo <= v <= hi:
             raise RecordError(where, f"{v} is outside the range of {jt.java_name} ({lo}..{hi})")
@@ -116,9 +126,9 @@ def _floating(v: Any, jt: JType, where: str) -> float:
     if type(v) is str:
         if v in SPECIAL_FLOATS:
             return SPECIAL_FLOATS[v]
-        raise RecordError(where, f"a {jt.java_name} value must be a number or \"NaN\", \"Infinity\", \"-Infinity\", not {v!r}")
+        raise RecordError(where, f"{_article(jt.java_name)} value must be a number or \"NaN\", \"Infinity\", \"-Infinity\", not {v!r}")
     if not (_is_int(v) or isinstance(v, float)):
-        raise RecordError(where, f"a {jt.java_name} value must be a number, not {v!r}")
+        raise RecordError(where, f"{_article(jt.java_name)} value must be a number, not {v!r}")
     if jt is FLOAT:
         f = int_to_f32(v) if _is_int(v) else to_f32(float(v))
         if math.isinf(f) or abs(v) > FLOAT_MAX * 2:
@@ -133,7 +143,7 @@ def _floating(v: Any, jt: JType, where: str) -> float:
 def decode_message(obj: Any) -> Message:
     """One record -> Message, or RecordError naming the field."""
     if type(obj) is not dict:
-        raise RecordError("", f"a message is a JSON object, not a {_json_kind(obj)}")
+        raise RecordError("", f"a message is a JSON object, not {_article(_json_kind(obj))}")
     unknown = set(obj) - {"type", "headers", "properties", "body"}
     if unknown:
         raise RecordError(sorted(unknown)[0], "unknown top-level key; a message has only type, headers, properties and body")
@@ -173,9 +183,9 @@ def _decode_headers(headers: Any) -> dict[str, Any]:
             raise RecordError(where, "must be a string or null")
         if name in _LONG_HEADERS and not (_is_int(v) and in_range(LONG, v)):
             raise RecordError(where, "must be an integer in the range of long, or null")
-        if name == "JMSPriority" and not (_is_int(v) and in_range(INT, v)):
-            raise RecordError(where, "must be an integer (0..9)")
-        if name == "JMSDeliveryMode" and (type(v) is bool or v not in DELIVERY_MODES):
+        if name == "JMSPriority" and not (_is_int(v) and 0 <= v <= 9):
+            raise RecordError(where, f"must be an integer 0..9, not {v!r}")
+        if name == "JMSDeliveryMode" and (type(v) not in (int, str) or v not in DELIVERY_MODES):
             raise RecordError(where, "must be \"PERSISTENT\", \"NON_PERSISTENT\", 2 or 1")
         if name == "JMSRedelivered" and type(v) is not bool:
             raise RecordError(where, "must be true or false")
