@@ -11,7 +11,11 @@ import typer
 from jmsctl.cli.commands.check import check
 from jmsctl.cli.commands.explain import explain
 from jmsctl.cli.commands.filter import filter_command
+from jmsctl.cli.commands.get import get
+from jmsctl.cli.commands.show import show
+from jmsctl.cli.commands.table import table
 from jmsctl.cli.commands.test import test
+from jmsctl.cli.commands.validate import validate_command
 
 app = typer.Typer(
     name="jmsctl",
@@ -24,6 +28,10 @@ app.command()(check)
 app.command()(explain)
 app.command(name="test")(test)
 app.command(name="filter")(filter_command)
+app.command(name="get")(get)
+app.command(name="table")(table)
+app.command(name="show")(show)
+app.command(name="validate")(validate_command)
 
 
 def main() -> None:

@@ -1,0 +1,86 @@
+"""``jmsctl get``: read one property of one message as a Java getter would (``getIntProperty`` ...).
+
+Exit status: 0 the getter returns a value (printed as Java prints it), 1 the getter throws
+(MessageFormatException, NumberFormatException or NullPointerException, printed on stderr as
+``Class: message``), 2 the file cannot be read, the record is not a valid message, or there is no
+message at that index.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+
+import typer
+
+from jmsctl.exceptions import MessageFormatException, NullPointerException, NumberFormatException
+from jmsctl.messages.conversion import java_to_string, read_as, read_object
+from jmsctl.messages.loader import InputError, read_records
+from jmsctl.messages.model import Message
+from jmsctl.values import JType
+
+PROG = "jmsctl get"
+
+
+class Getter(str, Enum):
+    boolean = "boolean"
+    byte = "byte"
+    short = "short"
+    int = "int"
+    long = "long"
+    float = "float"
+    double = "double"
+    String = "String"
+    object = "object"
+
+
+class _Failure(Exception):
+    """One line on stderr, exit status 2."""
+
+
+def get(
+    file: str = typer.Argument(..., metavar="FILE", help="A message file (NDJSON, JSON array or object, .gz); '-' is stdin."),
+    name: str = typer.Argument(..., metavar="NAME", help="The property name."),
+    as_type: Getter = typer.Option(..., "--as", case_sensitive=False, help="The getter: boolean, byte, short, int, long, float, double, String or object."),  # noqa: B008
+    index: int = typer.Option(0, "--index", "-i", min=0, help="Which message of the file (0-based)."),
+) -> None:
+    """Read property NAME of a message as get<TYPE>Property would: print the value, or the exception (exit 1)."""
+    try:
+        message = _message_at(file, index)
+    except _Failure as exc:
+        sys.stderr.write(f"{PROG}: {exc}\n")
+        raise typer.Exit(2) from None
+    value = message.properties.get(name)
+    try:
+        if as_type is Getter.object:
+            text = java_to_string(read_object(value))
+        else:
+            target = JType.from_name(as_type.value)
+            assert target is not None
+            text = _java_print(read_as(value, target), target)
+    except (MessageFormatException, NumberFormatException, NullPointerException) as exc:
+        sys.stderr.write(f"{type(exc).__name__}: {exc}\n")
+        raise typer.Exit(1) from None
+    sys.stdout.write(text + "\n")
+
+
+def _java_print(result: object, target: JType) -> str:
+    """``String.valueOf`` of what the getter returned (``null`` for an absent String)."""
+    return java_to_string(None if result is None else (target, result))
+
+
+def _message_at(path: str, index: int) -> Message:
+    name = "<stdin>" if path == "-" else path
+    count = 0
+    try:
+        for record in read_records(path):
+            if count == index:
+                if record.error is not None:
+                    raise _Failure(f"{record.location}: {record.error}")
+                assert record.message is not None
+                return record.message
+            count += 1
+    except InputError as exc:
+        raise _Failure(str(exc)) from None
+    noun = "message" if count == 1 else "messages"
+    raise _Failure(f"{name}: no message at index {index} (the file has {count} {noun})")
