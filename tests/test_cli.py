@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from jmsctl.cli.app import app
+from tests.ptyrun import run_in_pty as _in_pty
 
 runner = CliRunner()
 SAMPLES = Path(__file__).parent.parent / "samples"
@@ -189,21 +189,6 @@ def test_test_command_missing_file_exit_2() -> None:
 # ----- colour and process behaviour ----------------------------------------------------------
 
 
-def _in_pty(args: list[str], env: dict[str, str]) -> str:
-    pid, fd = pty.fork()
-    if pid == 0:  # pragma: no cover - child
-        os.execve(sys.executable, [sys.executable, "-m", "jmsctl", *args], env)
-    chunks = []
-    while True:
-        try:
-            data = os.read(fd, 4096)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.waitpid(pid, 0)
-    return b"".join(chunks).decode()
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")

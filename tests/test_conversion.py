@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import struct
 import sys
 from pathlib import Path
@@ -21,16 +20,16 @@ from typer.testing import CliRunner
 
 from jmsctl.cli.app import app
 from jmsctl.exceptions import MessageFormatException, NullPointerException, NumberFormatException
+from jmsctl.javatext import double_to_string, float_to_string
 from jmsctl.messages.conversion import (
     CONVERSIONS,
     can_read,
-    double_to_string,
-    float_to_string,
     java_to_string,
     read_as,
     read_object,
 )
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING, JType, to_f32
+from tests.ptyrun import run_in_pty, terminal_env
 
 DATA = Path(__file__).parent / "data"
 TYPES = list(JType)
@@ -400,22 +399,6 @@ def test_table_json() -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
 def test_table_on_a_terminal_has_check_marks() -> None:
-    import pty
-
-    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | {"TERM": "xterm", "COLUMNS": "120"}
-    pid, fd = pty.fork()
-    if pid == 0:  # pragma: no cover - child
-        os.execve(sys.executable, [sys.executable, "-m", "jmsctl", "table"], env)
-    chunks = []
-    while True:
-        try:
-            data = os.read(fd, 4096)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.waitpid(pid, 0)
-    out = b"".join(chunks).decode()
+    out = run_in_pty(["table"], terminal_env(COLUMNS="120"))
     assert out.count("\u2713") == sum(len(v) for v in CONVERSIONS.values())
     assert "\x1b[" in out  # coloured

@@ -8,7 +8,6 @@ import io
 import json
 import math
 import os
-import pty
 import re
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from jmsctl.messages.decode import decode_message
 from jmsctl.messages.encode import message_json
 from jmsctl.messages.loader import read_records
 from jmsctl.messages.printer import hex_lines, hex_text, java_string, message_view, pretty_json
+from tests.ptyrun import run_in_pty as _in_pty
 
 runner = CliRunner()
 
@@ -408,22 +408,6 @@ def test_closed_pipe_exits_quietly_141(tmp_path: Path, fmt: str) -> None:
     assert p.wait() == 141
     assert err == b""
 
-
-def _in_pty(args: list[str], env: dict[str, str]) -> str:
-    pid, fd = pty.fork()
-    if pid == 0:  # pragma: no cover - child
-        os.execve(sys.executable, [sys.executable, "-m", "jmsctl", *args], env)
-    chunks = []
-    while True:
-        try:
-            data = os.read(fd, 4096)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.waitpid(pid, 0)
-    return b"".join(chunks).decode("utf-8", "replace")
 
 
 # ----- JSON: typed, and read back equal --------------------------------------------------------

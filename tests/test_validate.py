@@ -6,7 +6,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import pty
 import re
 import sys
 from pathlib import Path
@@ -21,6 +20,7 @@ from jmsctl.messages.decode import RecordError
 from jmsctl.messages.loader import Record, read_records
 from jmsctl.messages.model import Message
 from jmsctl.messages.validator import CODES, SchemaError, Summary, check_message, check_record, parse_schema, validate
+from tests.ptyrun import run_in_pty as _in_pty
 
 runner = CliRunner()
 SAMPLES = Path(__file__).parent.parent / "samples"
@@ -475,22 +475,6 @@ def test_full_format(tmp_path: Path) -> None:
     assert out[-1] == "4 records checked (3 valid, 1 rejected): 2 errors, 3 warnings"
     assert "\x1b[" not in r.stdout
 
-
-def _in_pty(args: list[str], env: dict[str, str]) -> str:
-    pid, fd = pty.fork()
-    if pid == 0:  # pragma: no cover - child
-        os.execve(sys.executable, [sys.executable, "-m", "jmsctl", *args], env)
-    chunks = []
-    while True:
-        try:
-            data = os.read(fd, 4096)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.waitpid(pid, 0)
-    return b"".join(chunks).decode()
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")

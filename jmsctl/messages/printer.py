@@ -14,8 +14,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from jmsctl.messages.conversion import java_to_string
 from jmsctl.messages.model import DELIVERY_MODES, HEADER_NAMES, BytesValue, Message
-from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, STRING, TypedValue, f32_repr, java_double_repr
+from jmsctl.values import STRING, TypedValue
 
 TYPE_NAMES = {
     "message": "Message",
@@ -153,16 +154,7 @@ def header_row(name: str, value: Any) -> HeaderRow:
 
 def java_value(value: TypedValue) -> str:
     """A value as Java's toString would print it, strings as literals: ``2600``, ``0.1``, ``"blue"``."""
-    t, v = value
-    if t is STRING:
-        return java_string(v)
-    if t is BOOLEAN:
-        return "true" if v else "false"
-    if t is FLOAT:
-        return f32_repr(v)
-    if t is DOUBLE:
-        return java_double_repr(v)
-    return str(v)
+    return java_string(value[1]) if value[0] is STRING else java_to_string(value)
 
 
 def property_mark(name: str) -> str:
