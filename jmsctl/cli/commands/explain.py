@@ -22,14 +22,12 @@ _VALUE_STYLE = {"TRUE": "bold green", "FALSE": "bold red", "UNKNOWN": "bold yell
 
 
 def load_message(spec: str) -> tuple[str, Message]:
-    """``FILE`` or ``FILE:N`` (the N-th record, counting from 1) -> (location, message)."""
-    path, index = spec, 1
+    """``FILE`` or ``FILE:N`` (record N counting from 0, as ``show --index`` and ``file:[N]``)."""
+    path, index = spec, 0
     m = re.fullmatch(r"(.*):(\d+)", spec)
     if m and m.group(1):
         path, index = m.group(1), int(m.group(2))
-    if index < 1:
-        raise InputError(f"{spec}: records are counted from 1")
-    for count, record in enumerate(read_records(path), 1):
+    for count, record in enumerate(read_records(path)):
         if count == index:
             if record.error is not None:
                 raise InputError(f"{record.location}: {record.error}")
@@ -40,7 +38,7 @@ def load_message(spec: str) -> tuple[str, Message]:
 
 def explain(
     selector: str = typer.Argument(..., help="The selector to explain."),
-    message: Optional[str] = typer.Option(None, "--message", "-m", help="FILE or FILE:N (N-th record, from 1): evaluate on that message."),  # noqa: UP045
+    message: Optional[str] = typer.Option(None, "--message", "-m", help="FILE or FILE:N (record N, counting from 0): evaluate on that message."),  # noqa: UP045
     output_format: str = typer.Option("text", "--format", help="text or json."),
     dialect: str = typer.Option("jakarta", "--dialect", help="jakarta (default) or ibm (SEMANTICS.md section 5)."),
 ) -> None:
