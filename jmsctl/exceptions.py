@@ -36,3 +36,11 @@ class NumberFormatException(ValueError):
 
 class NullPointerException(ValueError):
     """Java's NullPointerException, e.g. Float.valueOf(null) for an absent property read as float."""
+
+
+class IllegalArgumentException(ValueError):
+    """Java's IllegalArgumentException: a property name that is None, empty or not an identifier."""
+
+
+class IllegalStateException(RuntimeError):
+    """Java's IllegalStateException."""

@@ -106,7 +106,9 @@ def read_records(path: str) -> Iterator[Record]:
 
 def _decode(location: str, raw: bytes | None, obj: Any) -> Record:
     try:
-        return Record(location, raw, decode_message(obj), None)
+        message = decode_message(obj)
+        message.properties_read_only = True  # a dumped message was received: 'its properties are in read-only mode'
+        return Record(location, raw, message, None)
     except RecordError as err:
         return Record(location, raw, None, err)
     except AmbiguousNumber:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from jmsctl.messages.contract import MessageContract
 from jmsctl.values import INT, LONG, STRING, TypedValue
 
 BODY_TYPES = ("message", "text", "bytes", "map", "stream", "object")
@@ -39,14 +40,16 @@ class BytesValue:
 
 
 @dataclass
-class Message:
-    """A message as dumped. Headers hold their JSON values; absent headers are not in the dict."""
+class Message(MessageContract):
+    """A message as dumped, and the javadoc's Message contract (contract.py). Headers hold their
+    JSON values; absent headers are not in the dict."""
 
     headers: dict[str, Any] = field(default_factory=dict)
     properties: dict[str, TypedValue] = field(default_factory=dict)
     body_type: str = "message"
     body: Any = None
     null_properties: tuple[str, ...] = ()  # written as JSON null: absent for selectors, reported by validate
+    properties_read_only: bool = field(default=False, compare=False)  # True once received (loaded from a dump)
     _view: dict[str, TypedValue] | None = field(default=None, repr=False, compare=False)
 
     def selector_values(self) -> dict[str, TypedValue]:

@@ -24,7 +24,7 @@ from jmsctl.exceptions import MessageFormatException, NullPointerException, Numb
 from jmsctl.messages.conversion import read_as
 from jmsctl.messages.loader import Record
 from jmsctl.messages.model import HEADER_NAMES, Message
-from jmsctl.selector.lexer import IDENT_PART_CLASS, IDENT_START_CLASS, KEYWORDS
+from jmsctl.selector.identifiers import IDENT_PART_CLASS, IDENT_START_CLASS, KEYWORDS
 from jmsctl.selector.nodes import HEADERS, JMSX_TYPES
 from jmsctl.values import STRING, JType, TypedValue, format_value
 
