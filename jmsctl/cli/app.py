@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import codecs
+import io
 import os
 import signal
 import sys
@@ -35,7 +37,9 @@ app.command(name="validate")(validate_command)
 
 
 def main() -> None:
-    """Entry point: a closed pipe exits quietly, Ctrl-C exits 130, neither prints a traceback."""
+    """Entry point: a closed pipe exits quietly, Ctrl-C exits 130, neither prints a traceback;
+    text that cannot be encoded (lone surrogates from arguments that are not UTF-8) never stops output."""
+    _robust_streams()
     try:
         app()
     except KeyboardInterrupt:
@@ -46,3 +50,24 @@ def main() -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(128 + signal.SIGPIPE)
+
+
+def _unencodable(exc: UnicodeError) -> tuple[str | bytes, int]:
+    """Encoding error handler for stdout and stderr: the original byte for U+DC80..U+DCFF (how Python
+    decodes invalid UTF-8 in arguments), a backslash escape for anything else; never an exception."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    try:
+        return codecs.lookup_error("surrogateescape")(exc)
+    except UnicodeEncodeError:
+        return codecs.backslashreplace_errors(exc)
+
+
+def _robust_streams() -> None:
+    codecs.register_error("jmsctl-unencodable", _unencodable)
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None:  # started with the descriptor closed: write nowhere rather than crash
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+        elif isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="jmsctl-unencodable")

@@ -8,8 +8,9 @@ from typing import Any, Protocol
 
 from jmsctl.diagnostics import Diagnostic, SelectorError
 from jmsctl.exceptions import InvalidSelectorException
-from jmsctl.selector.checker import check
+from jmsctl.selector.checker import check, too_deep
 from jmsctl.selector.compiler import compile_selector
+from jmsctl.selector.limits import gc_paused
 from jmsctl.selector.nodes import Node
 from jmsctl.selector.parser import parse
 from jmsctl.values import Tri
@@ -45,16 +46,17 @@ class Analysis:
 
 
 def analyze(text: str) -> Analysis:
-    """Parse and check; never raises for any text (errors are diagnostics)."""
-    try:
-        ast = parse(text)
-    except SelectorError as exc:
-        return Analysis(text, None, (exc.diagnostic,))
-    except RecursionError:  # pragma: no cover - the LALR parser is iterative; belt and braces
-        from jmsctl.diagnostics import Span, error
+    """Parse and check; never raises for any text (errors are diagnostics), in time linear in its length."""
+    with gc_paused(len(text)):
+        try:
+            ast = parse(text)
+        except SelectorError as exc:
+            return Analysis(text, None, (exc.diagnostic,))
+        except RecursionError:  # pragma: no cover - no stage recurses along the input; belt and braces
+            from jmsctl.diagnostics import Span
 
-        return Analysis(text, None, (error("E120", "the selector nests too deeply", Span(0, len(text))),))
-    return Analysis(text, ast, tuple(check(ast, text)))
+            return Analysis(text, None, (too_deep(Span(0, len(text))),))
+        return Analysis(text, ast, tuple(check(ast, text)))
 
 
 @dataclass(frozen=True)
@@ -80,11 +82,11 @@ def compile(text: str, dialect: str = "jakarta") -> Selector:
     if dialect not in DIALECTS:
         raise ValueError(f"unknown dialect {dialect!r}; expected one of {', '.join(DIALECTS)}")
     analysis = analyze(text)
-    if analysis.diagnostics:
-        if not analysis.valid:
-            raise InvalidSelectorException(text, analysis.errors)
-        return Selector(text, analysis.ast, analysis.warnings, dialect, compile_selector(analysis.ast, dialect))
-    return Selector(text, analysis.ast, (), dialect, compile_selector(analysis.ast, dialect))
+    if not analysis.valid:
+        raise InvalidSelectorException(text, analysis.errors)
+    with gc_paused(len(text)):
+        fn = compile_selector(analysis.ast, dialect)
+    return Selector(text, analysis.ast, analysis.warnings, dialect, fn)
 
 
 __all__ = ["DIALECTS", "Analysis", "Selector", "Values", "analyze", "compile"]

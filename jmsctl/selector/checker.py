@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from jmsctl.diagnostics import Diagnostic, Span, error, warning
 from jmsctl.selector import nodes as n
+from jmsctl.selector.limits import MAX_DEPTH, MAX_DIAGNOSTICS, clip
 from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, INT, LONG, STRING, JType, format_plain, promote
-
-MAX_DEPTH = 200  # nesting beyond this is refused with E120 instead of overflowing Python's stack
 
 HEADER_TYPES: dict[str, JType] = {
     "JMSDeliveryMode": STRING,
@@ -43,37 +42,64 @@ def _literal_type(node: n.Node) -> JType | None:
     return node.value[0] if isinstance(node, n.Literal) else None
 
 
-def static_type(node: n.Node) -> str:
-    """What a node yields whatever the message: 'condition', a Java type, 'numeric' or 'any'."""
+def static_type(node: n.Node, memo: dict[int, JType | None] | None = None) -> str:
+    """What a node yields whatever the message: 'condition', a Java type, 'numeric' or 'any'.
+
+    ``memo`` (one dict per AST) keeps the numeric types of arithmetic nodes between calls, so that
+    typing every node of a tree costs one pass, not one pass per node."""
     if isinstance(node, n.Literal):
         return node.value[0].java_name
     if isinstance(node, n.Identifier):
         known = HEADER_TYPES.get(node.name) or JMSX_JTYPES.get(node.name)
         return known.java_name if known is not None else "any"
     if isinstance(node, (n.Unary, n.Arithmetic)):
-        t = _numeric_type(node)
+        t = _numeric_type(node, memo)
         return t.java_name if t is not None else "numeric"
     return "condition"
 
 
-def _numeric_type(node: n.Node) -> JType | None:
+def _numeric_type(node: n.Node, memo: dict[int, JType | None] | None = None) -> JType | None:
+    """The static numeric type of a value expression, or None; iterative (arithmetic may nest deeply)."""
     if isinstance(node, n.Literal):
         t = node.value[0]
         return t if t.is_numeric else None
     if isinstance(node, n.Identifier):
         known = HEADER_TYPES.get(node.name) or JMSX_JTYPES.get(node.name)
         return known if known is not None and known.is_numeric else None
-    if isinstance(node, n.Unary):
-        operand = _numeric_type(node.operand)
-        return None if operand is None else promote(operand, INT)
-    if isinstance(node, n.Arithmetic):
-        a, b = _numeric_type(node.left), _numeric_type(node.right)
-        return None if a is None or b is None else promote(a, b)
-    return None
+    if not isinstance(node, (n.Unary, n.Arithmetic)):
+        return None
+    # Post-order over the arithmetic tree with a stack of results: no recursion.
+    results: list[JType | None] = []
+    stack: list[tuple[n.Node, bool]] = [(node, False)]
+    while stack:
+        cur, done = stack.pop()
+        if not done and memo is not None and id(cur) in memo:
+            results.append(memo[id(cur)])
+        elif isinstance(cur, n.Unary):
+            if done:
+                operand = results.pop()
+                results.append(None if operand is None else promote(operand, INT))
+            else:
+                stack.append((cur, True))
+                stack.append((cur.operand, False))
+        elif isinstance(cur, n.Arithmetic):
+            if done:
+                b, a = results.pop(), results.pop()
+                results.append(None if a is None or b is None else promote(a, b))
+            else:
+                stack.append((cur, True))
+                stack.append((cur.right, False))
+                stack.append((cur.left, False))
+        else:
+            results.append(_numeric_type(cur))  # a leaf (or a condition: None)
+            continue
+        if done and memo is not None:
+            memo[id(cur)] = results[-1]
+    return results[0]
 
 
 def check(node: n.Node | None, source: str) -> list[Diagnostic]:
-    """Every static error and warning, in source order."""
+    """Every static error and warning, in source order; or only E120 when the selector nests too deeply."""
     if node is None:
         return []
     out: list[Diagnostic] = []
@@ -83,22 +109,47 @@ def check(node: n.Node | None, source: str) -> list[Diagnostic]:
     while stack:  # iterative: no selector can exhaust Python's stack here
         child, depth = stack.pop()
         if depth > MAX_DEPTH:
-            return [error("E120", f"the selector nests deeper than {MAX_DEPTH} levels", child.span,
-                          hint="flatten the expression; long AND/OR chains count one level per operator")]
+            return [too_deep(child.span)]
         _check_node(child, source, out)
-        stack.extend((c, depth + 1) for c in n.children(child))
+        kind = type(child)
+        chain = kind is n.And or kind is n.Or
+        # An AND/OR chain is one level however long (the compiler makes it one closure over a list).
+        stack.extend((c, depth if chain and type(c) is kind else depth + 1) for c in n.children(child))
     if len(out) > 1:
         out.sort(key=lambda d: (d.span.start, d.severity.value, d.code))
+    if len(out) > MAX_DIAGNOSTICS:
+        return _capped(out)
     return out
+
+
+def _capped(out: list[Diagnostic]) -> list[Diagnostic]:
+    """The first MAX_DIAGNOSTICS diagnostics, errors before warnings, in source order; W013 counts the rest."""
+    errors = [d for d in out if d.is_error]
+    kept = errors[:MAX_DIAGNOSTICS] + [d for d in out if not d.is_error][: max(0, MAX_DIAGNOSTICS - len(errors))]
+    kept_ids = {id(d) for d in kept}
+    dropped = [d for d in out if id(d) not in kept_ids]
+    dropped_errors = sum(1 for d in dropped if d.is_error)
+    kinds = ", ".join(f"{count:,} {noun}{'s' if count != 1 else ''}" for count, noun in
+                      ((dropped_errors, "error"), (len(dropped) - dropped_errors, "warning")) if count)
+    kept.sort(key=lambda d: (d.span.start, d.severity.value, d.code))
+    kept.append(warning("W013", f"{len(dropped):,} more diagnostics not reported ({kinds}): the limit is {MAX_DIAGNOSTICS} per selector",
+                        dropped[0].span, hint="fix the ones reported and check again"))
+    return kept
+
+
+def too_deep(span: Span) -> Diagnostic:
+    return error("E120", f"the selector nests deeper than the nesting limit of {MAX_DEPTH} levels", span,
+                 hint=f"the limit is {MAX_DEPTH} nested levels of NOT, arithmetic, comparisons and alternating AND/OR; "
+                      "a chain of one operator (a OR b OR c ...) counts as one level however long: flatten the expression")
 
 
 def _describe(node: n.Node) -> str:
     if isinstance(node, n.Literal):
-        return f"the {node.value[0].java_name} literal {format_plain(*node.value)}"
+        return f"the {node.value[0].java_name} literal {clip(format_plain(*node.value))}"
     if isinstance(node, (n.Arithmetic, n.Unary)):
         return "an arithmetic expression"
     if isinstance(node, n.Identifier):
-        return f"the identifier {node.name}"
+        return f"the identifier {clip(node.name)}"
     return "a condition"
 
 
@@ -240,11 +291,11 @@ def _check_identifier(node: n.Identifier, out: list[Diagnostic]) -> None:
     kind = node.kind
     if kind is n.IdentifierKind.INVALID:
         why = NOT_SELECTABLE.get(node.name, "names starting with JMS are reserved")
-        out.append(error("E113", f"{node.name} cannot be used in a selector: {why}", node.span,
+        out.append(error("E113", f"{clip(node.name)} cannot be used in a selector: {why}", node.span,
                          expected=(f"one of the six selectable headers: {SIX}",),
                          hint="JMSX... and JMS_... names are properties; other JMS names are not selectable"))
     elif kind is n.IdentifierKind.JMSX and node.name not in n.JMSX_TYPES:
-        out.append(warning("W004", f"{node.name} is not a JMSX property defined by the specification", node.span,
+        out.append(warning("W004", f"{clip(node.name)} is not a JMSX property defined by the specification", node.span,
                            hint="defined: " + ", ".join(n.JMSX_TYPES)))
 
 
@@ -252,10 +303,11 @@ def _warn_literal(node: n.Literal, source: str, out: list[Diagnostic]) -> None:
     shown = node.text.lstrip("+-")
     text = shown.replace("_", "")
     if len(text) > 1 and text[0] == "0" and text[1:2].isdigit() and node.value[0] in (INT, LONG):
-        digits = text.rstrip("lL")
-        if int(digits, 8) != int(digits, 10):
-            out.append(warning("W001", f"{shown} is an octal literal: its value is {int(digits, 8)}, not {int(digits, 10)}",
-                               node.span, hint=f"write {int(digits, 10)} without the leading zero for a decimal number"))
+        decimal = text.rstrip("lL").lstrip("0")  # read as decimal (a str: it may be long, and int() limits digits)
+        if len(decimal) > 1:  # one digit (or none) means the same in octal and decimal
+            value = int(text.rstrip("lL"), 8)  # base 8: no digit limit, linear
+            out.append(warning("W001", f"{clip(shown)} is an octal literal: its value is {value}, not {clip(decimal)}",
+                               node.span, hint=f"write {clip(decimal)} without the leading zero for a decimal number"))
 
 
 def _warn_hyphenated_name(node: n.Arithmetic, source: str, out: list[Diagnostic]) -> None:
@@ -263,7 +315,7 @@ def _warn_hyphenated_name(node: n.Arithmetic, source: str, out: list[Diagnostic]
         return
     if node.left.span.end == node.op_span.start and node.op_span.end == node.right.span.start:
         name = source[node.left.span.start : node.right.span.end]
-        out.append(warning("W003", f"'{name}' is the subtraction {node.left.name} - {node.right.name}, not a property name",
+        out.append(warning("W003", f"'{clip(name)}' is the subtraction {clip(node.left.name)} - {clip(node.right.name)}, not a property name",
                            node.span, hint="property names cannot contain '-'; add spaces if a subtraction is meant"))
 
 
@@ -310,5 +362,5 @@ def _warn_comparison_types(node: n.Comparison, out: list[Diagnostic]) -> None:
 def _warn_header_type(operand: n.Node, where: str, out: list[Diagnostic]) -> None:
     ht = _header_type(operand) or (JMSX_JTYPES.get(operand.name) if isinstance(operand, n.Identifier) else None)
     if ht is not None and ht is not STRING:
-        out.append(warning("W006", f"{operand.name} is a {ht.java_name}: {where} on it is always UNKNOWN", operand.span,  # type: ignore[union-attr]
+        out.append(warning("W006", f"{clip(operand.name)} is a {ht.java_name}: {where} on it is always UNKNOWN", operand.span,  # type: ignore[union-attr]
                            hint=f"{where} applies to Strings only"))

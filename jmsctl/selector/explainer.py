@@ -11,9 +11,10 @@ from jmsctl import selector as sel
 from jmsctl.diagnostics import Diagnostic
 from jmsctl.selector import nodes as n
 from jmsctl.selector.checker import static_type
+from jmsctl.selector.limits import clip
 from jmsctl.selector.reference import Evaluation, evaluate
 from jmsctl.selector.unparser import unparse
-from jmsctl.values import tri_name
+from jmsctl.values import JType, Tri, tri_name
 
 
 @dataclass
@@ -26,12 +27,22 @@ class ExplainNode:
     reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """The tree as nested dicts ("children" lists), built without recursion."""
+        root = self._own_dict()
+        stack = [(self, root)]
+        while stack:
+            node, d = stack.pop()
+            if node.children:
+                kids = [c._own_dict() for c in node.children]
+                d["children"] = kids
+                stack.extend(zip(node.children, kids, strict=True))
+        return root
+
+    def _own_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"node": self.label, "type": self.static_type, "source": self.source}
         if self.value is not None:
             d["value"] = self.value
             d["reason"] = self.reason
-        if self.children:
-            d["children"] = [c.to_dict() for c in self.children]
         return d
 
 
@@ -87,7 +98,7 @@ def explain(text: str, get: Callable[[str], Any] | None = None, dialect: str = "
             out.result, out.selected = "TRUE", True
         return out
     ev = evaluate(ast, get, dialect) if get is not None else None
-    out.tree = _tree(ast, text, ev)
+    out.tree = _tree(ast, text, ev, {})
     if ev is not None:
         out.result, out.selected, out.whole_false = tri_name(ev.result), ev.selected, ev.whole_false
     return out
@@ -101,15 +112,59 @@ def _identifiers(ast: n.Node | None) -> list[IdentifierUse]:
     return list(seen.values())
 
 
-def _tree(node: n.Node, text: str, ev: Evaluation | None) -> ExplainNode:
+def _tree(root: n.Node, text: str, ev: Evaluation | None, types: dict[int, JType | None]) -> ExplainNode:
+    """The explanation tree, built without recursion; an AND/OR chain is one node over all its operands."""
+    out, operands = _explain_node(root, text, ev, types)
+    stack = [(out, operands)]
+    while stack:
+        parent, operands = stack.pop()
+        for operand in operands:
+            child, grandchildren = _explain_node(operand, text, ev, types)
+            parent.children.append(child)
+            stack.append((child, grandchildren))
+    return out
+
+
+def _explain_node(node: n.Node, text: str, ev: Evaluation | None, types: dict[int, JType | None]) -> tuple[ExplainNode, list[n.Node]]:
+    """A node of the explanation (without its children yet) and the AST nodes to explain under it."""
+    operands = chain(node) if isinstance(node, (n.And, n.Or)) else list(n.children(node))
     label = n.node_label(node)
     if isinstance(node, n.Identifier):
-        label = f"{node.name} ({node.kind.value})"
+        label = f"{clip(node.name)} ({node.kind.value})"
     elif isinstance(node, n.Literal):
-        label = f"{text[node.span.start:node.span.end]} (literal)"
-    out = ExplainNode(label, static_type(node), text[node.span.start : node.span.end])
+        label = f"{clip(text[node.span.start:node.span.end])} (literal)"
+    elif isinstance(node, (n.And, n.Or)) and len(operands) > 2:
+        label = f"{label} ({len(operands):,} operands)"
+    out = ExplainNode(label, static_type(node, types), clip(text[node.span.start : node.span.end], SOURCE_SHOWN))
     if ev is not None:
         res = ev.of(node)
         out.value, out.reason = res.shown(), res.reason
-    out.children = [_tree(c, text, ev) for c in n.children(node)]
+        if isinstance(node, (n.And, n.Or)) and len(operands) > 2:
+            out.reason = _chain_reason("AND" if isinstance(node, n.And) else "OR", [ev.of(o).value for o in operands])
+    return out, operands
+
+
+SOURCE_SHOWN = 1000  # a node's source text in the explanation is cut beyond this (nested nodes repeat it)
+
+
+def chain(node: n.And | n.Or) -> list[n.Node]:
+    """The operands of an AND (OR) chain, in source order: every AND (OR) directly under it, however
+    parenthesised, is part of the chain (the operators are associative, also in three-valued logic)."""
+    kind = type(node)
+    out: list[n.Node] = []
+    stack: list[n.Node] = [node]
+    while stack:
+        cur = stack.pop()
+        if type(cur) is kind:
+            stack.append(cur.right)  # type: ignore[union-attr]
+            stack.append(cur.left)  # type: ignore[union-attr]
+        else:
+            out.append(cur)
     return out
+
+
+def _chain_reason(op: str, values: list[Tri]) -> str:
+    if len(values) <= 6:
+        return f" {op} ".join(tri_name(v) for v in values)
+    counts = [(sum(1 for v in values if v is want), name) for want, name in ((True, "TRUE"), (False, "FALSE"), (None, "UNKNOWN"))]
+    return f"{len(values):,} operands: " + ", ".join(f"{c:,} {name}" for c, name in counts if c)

@@ -14,6 +14,7 @@ from lark.lexer import Token
 
 from jmsctl.diagnostics import Diagnostic, SelectorError, Span, error
 from jmsctl.selector.javachars import IDENTIFIER_PART, IDENTIFIER_START
+from jmsctl.selector.limits import clip
 from jmsctl.selector.literals import NUMBER_PATTERN
 
 KEYWORDS = frozenset({"NOT", "AND", "OR", "BETWEEN", "LIKE", "IN", "IS", "ESCAPE", "NULL", "TRUE", "FALSE"})
@@ -102,7 +103,7 @@ def tokens(text: str) -> Iterator[Token]:
             if tail is not None:
                 bad = text[pos : tail.end()]
                 raise SelectorError(
-                    error("E010", f"malformed numeric literal '{bad}'", Span(pos, tail.end()),
+                    error("E010", f"malformed numeric literal '{clip(bad)}'", Span(pos, tail.end()),
                           hint="an identifier must start with a letter, '_' or '$'; a number ends before any letter other than its suffix")
                 )
             yield _token("NUMBER", raw, pos, end)

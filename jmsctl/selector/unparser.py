@@ -1,5 +1,8 @@
 """AST -> canonical selector text: fully parenthesised, upper-case keywords, literals that keep
-their Java type (``5L``, ``0.1f``), so that parsing the output gives back the same AST."""
+their Java type (``5L``, ``0.1f``), so that parsing the output gives back the same AST.
+
+Every operator is parenthesised except within a chain of one logical operator, which is written
+flat (``(a = 1) AND (b = 2) AND (c = 3)``): a 10,000-term OR chain stays readable and shallow."""
 
 from __future__ import annotations
 
@@ -50,31 +53,58 @@ def _balanced_outer(text: str) -> bool:
     return False
 
 
-def _unparse(node: n.Node) -> str:
+Piece = str | n.Node
+
+
+def _unparse(root: n.Node) -> str:
+    """Every node parenthesised, written with an explicit stack of pieces (text or nodes still to write)."""
+    out: list[str] = []
+    stack: list[Piece] = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+        else:
+            stack.extend(reversed(_pieces(item)))
+    return "".join(out)
+
+
+def _pieces(node: n.Node) -> list[Piece]:
     if isinstance(node, n.Literal):
-        return literal_text(node.value)
+        return [literal_text(node.value)]
     if isinstance(node, n.Identifier):
-        return node.name
+        return [node.name]
     if isinstance(node, n.Unary):
-        inner = _unparse(node.operand)
         if isinstance(node.operand, n.Literal):
-            inner = f"({inner})"  # '-(5)' is not the literal -5: keep the parentheses
-        return f"({node.op}{inner})" if not inner.startswith(("-", "+")) else f"({node.op} {inner})"
+            return [f"({node.op}(", node.operand, "))"]  # '-(5)' is not the literal -5: keep the parentheses
+        return [f"({node.op}", node.operand, ")"]  # the operand is parenthesised or a name: never '--x'
     if isinstance(node, (n.Arithmetic, n.Comparison)):
-        return f"({_unparse(node.left)} {node.op} {_unparse(node.right)})"
-    if isinstance(node, n.And):
-        return f"({_unparse(node.left)} AND {_unparse(node.right)})"
-    if isinstance(node, n.Or):
-        return f"({_unparse(node.left)} OR {_unparse(node.right)})"
+        return ["(", node.left, f" {node.op} ", node.right, ")"]
+    if isinstance(node, (n.And, n.Or)):
+        # A left-deep chain (what 'a AND b AND c' parses to) is written flat: it parses back the same.
+        op = " AND " if isinstance(node, n.And) else " OR "
+        kind = type(node)
+        rights: list[n.Node] = []
+        cur: n.Node = node
+        while type(cur) is kind:
+            rights.append(cur.right)  # type: ignore[union-attr]
+            cur = cur.left  # type: ignore[union-attr]
+        pieces: list[Piece] = ["(", cur]
+        for operand in reversed(rights):
+            pieces += [op, operand]
+        pieces.append(")")
+        return pieces
     if isinstance(node, n.Not):
-        return f"(NOT {_unparse(node.operand)})"
+        return ["(NOT ", node.operand, ")"]
     neg = "NOT " if getattr(node, "negated", False) else ""
     if isinstance(node, n.Between):
-        return f"({_unparse(node.operand)} {neg}BETWEEN {_unparse(node.low)} AND {_unparse(node.high)})"
+        return ["(", node.operand, f" {neg}BETWEEN ", node.low, " AND ", node.high, ")"]
     if isinstance(node, n.InList):
-        items = ", ".join(_unparse(i) for i in node.items)
-        return f"({_unparse(node.operand)} {neg}IN ({items}))"
+        items: list[Piece] = []
+        for i, item in enumerate(node.items):
+            items += [", ", item] if i else [item]
+        return ["(", node.operand, f" {neg}IN (", *items, "))"]
     if isinstance(node, n.Like):
-        escape = f" ESCAPE {_unparse(node.escape)}" if node.escape is not None else ""
-        return f"({_unparse(node.operand)} {neg}LIKE {_unparse(node.pattern)}{escape})"
-    return f"({_unparse(node.operand)} IS {'NOT ' if node.negated else ''}NULL)"
+        escape: list[Piece] = [" ESCAPE ", node.escape] if node.escape is not None else []
+        return ["(", node.operand, f" {neg}LIKE ", node.pattern, *escape, ")"]
+    return ["(", node.operand, f" IS {'NOT ' if node.negated else ''}NULL)"]

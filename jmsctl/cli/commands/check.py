@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import errno
+import io
+import json
+import os
+import re
+import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import orjson
 import typer
+from rich.console import Console
 
 from jmsctl import selector as sel
 from jmsctl.cli.render import Format, Source, concise, console, diagnostic_json, github, print_full
@@ -23,14 +32,19 @@ def _from_lines(name: str, text: str) -> list[Source]:
 
 
 def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
+    """A file or stdin ('-') as UTF-8 text; stdin is decoded as strictly as a file, whatever the locale."""
+    name = "<stdin>" if path == "-" else path
     try:
-        return Path(path).read_text(encoding="utf-8")
+        if path != "-":
+            return Path(path).read_text(encoding="utf-8")
+        if sys.stdin is None:
+            raise _IOFailure("<stdin>: closed")
+        raw = getattr(sys.stdin, "buffer", None)
+        return raw.read().decode("utf-8") if raw is not None else sys.stdin.read()
     except UnicodeDecodeError:
-        raise _IOFailure(f"{path}: not UTF-8 text") from None
+        raise _IOFailure(f"{name}: not UTF-8 text") from None
     except OSError as exc:
-        raise _IOFailure(f"{path}: {exc.strerror or exc}") from None
+        raise _IOFailure(f"{name}: {exc.strerror or exc}") from None
 
 
 class _IOFailure(Exception):
@@ -60,39 +74,91 @@ def check(
     if not args and not file:
         console(stderr=True).print("jmsctl check: give selectors as arguments, -f FILE, or '-' for stdin", markup=False)
         raise typer.Exit(2)
-    raise typer.Exit(_report(sources, output_format, strict))
+    with closed_pipe_exits_quietly():
+        status = _report(sources, output_format, strict)
+    raise typer.Exit(status)
 
 
 def _report(sources: list[Source], fmt: Format, strict: bool) -> int:
-    con = console()
-    results = []
+    """Write the diagnostics; the text formats stream them, selector by selector (``| head`` sees them at once)."""
+    con = pipe_aware(console())
+    json_results: list[dict[str, Any]] = []
     invalid = warnings = 0
+    render = concise if fmt is Format.concise else github
     for src in sources:
         analysis = sel.analyze(src.text)
         bad = bool(analysis.errors) or (strict and bool(analysis.warnings))
         invalid += bad
         warnings += len(analysis.warnings)
-        results.append((src, analysis, bad))
+        if fmt is Format.json:
+            json_results.append({"source": src.name, "line": src.first_line, "selector": src.text, "valid": not bad,
+                                 "diagnostics": [diagnostic_json(src, d) for d in analysis.diagnostics]})
+        elif fmt is Format.full:
+            print_full(con, src, analysis.diagnostics)
+        else:
+            for d in analysis.diagnostics:
+                sys.stdout.write(render(src, d) + "\n")
+    checked = len(sources)
     if fmt is Format.json:
-        doc = {
-            "selectors": [
-                {"source": s.name, "line": s.first_line, "selector": s.text, "valid": not bad,
-                 "diagnostics": [diagnostic_json(s, d) for d in a.diagnostics]}
-                for s, a, bad in results
-            ],
-            "summary": {"checked": len(results), "valid": len(results) - invalid, "invalid": invalid, "warnings": warnings},
-        }
-        sys.stdout.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n")
-    else:
-        for src, analysis, _ in results:
-            if fmt is Format.full:
-                print_full(con, src, analysis.diagnostics)
-            else:
-                render = concise if fmt is Format.concise else github
-                for d in analysis.diagnostics:
-                    sys.stdout.write(render(src, d) + "\n")
-        if fmt is Format.full:
-            noun = "selector" if len(results) == 1 else "selectors"
-            con.print(f"{len(results)} {noun} checked: {len(results) - invalid} valid, {invalid} invalid, {warnings} warning{'s' if warnings != 1 else ''}",
-                      markup=False, style="bold red" if invalid else "bold green")
+        summary = {"checked": checked, "valid": checked - invalid, "invalid": invalid, "warnings": warnings}
+        write_json({"selectors": json_results, "summary": summary})
+    elif fmt is Format.full:
+        noun = "selector" if checked == 1 else "selectors"
+        con.print(f"{checked} {noun} checked: {checked - invalid} valid, {invalid} invalid, {warnings} warning{'s' if warnings != 1 else ''}",
+                  markup=False, style="bold red" if invalid else "bold green")
     return 1 if invalid else 0
+
+
+# ----- shared by check, explain and test ----------------------------------------------------
+
+_SIGPIPE = int(getattr(signal, "SIGPIPE", 13))
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def write_json(doc: Any) -> None:
+    """Indented JSON on stdout, whatever the document holds.
+
+    orjson refuses lone surrogates (a selector argument that was not valid UTF-8 arrives as
+    U+DC80..U+DCFF) and nesting deeper than 254 levels (explain's tree of a deeply nested
+    selector); the standard library writes both, and the surrogates become JSON escapes.
+    """
+    try:
+        text = orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode()
+    except orjson.JSONEncodeError:
+        text = json.dumps(doc, indent=2, ensure_ascii=False)
+        text = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    # In pieces: one huge write that a closing pipe cuts short "succeeds" with a short count, which
+    # TextIOWrapper ignores; the next piece then fails as it should (see closed_pipe_exits_quietly).
+    text += "\n"
+    for i in range(0, len(text), _PIECE):
+        sys.stdout.write(text[i : i + _PIECE])
+
+
+_PIECE = 1 << 16
+
+
+def pipe_aware(con: Console) -> Console:
+    """A console that lets a closed pipe reach closed_pipe_exits_quietly (rich would exit 1 itself)."""
+    setattr(con, "on_broken_pipe", _broken_pipe)  # noqa: B010 - an instance attribute overriding the method
+    return con
+
+
+def _broken_pipe() -> None:
+    raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+
+@contextmanager
+def closed_pipe_exits_quietly() -> Iterator[None]:
+    """stdout closed early (``| head -1``): no traceback, and the status SIGPIPE gives (141), as
+    filter and show do. Typer would exit 1 instead, which for check means 'invalid selectors'."""
+    try:
+        yield
+        sys.stdout.flush()  # inside: a failing flush at interpreter exit would print a traceback
+    except BrokenPipeError:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())  # Python flushes stdout at exit: that must not fail again
+            os.close(devnull)
+        except (OSError, ValueError, io.UnsupportedOperation):
+            pass
+        raise typer.Exit(128 + _SIGPIPE) from None

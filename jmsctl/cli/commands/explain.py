@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 import re
-import sys
 from typing import Optional
 
-import orjson
 import typer
 from rich.tree import Tree
 
+from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware, write_json
 from jmsctl.cli.render import Source, console, print_full
 from jmsctl.messages.loader import InputError, read_records
 from jmsctl.messages.model import Message
@@ -56,17 +55,18 @@ def explain(
             err.print(f"jmsctl explain: {exc}", markup=False)
             raise typer.Exit(2) from None
     ex = build_explanation(selector, msg.get if msg is not None else None, dialect)
-    if output_format == "json":
-        doc = ex.to_dict()
-        doc["message"] = location
-        sys.stdout.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n")
-    else:
-        _print_text(ex, location)
+    with closed_pipe_exits_quietly():
+        if output_format == "json":
+            doc = ex.to_dict()
+            doc["message"] = location
+            write_json(doc)
+        else:
+            _print_text(ex, location)
     raise typer.Exit(0 if ex.valid else 1)
 
 
 def _print_text(ex: Explanation, location: str | None) -> None:
-    con = console()
+    con = pipe_aware(console())
     src = Source("<arg>", ex.selector)
     if not ex.valid:
         print_full(con, src, ex.diagnostics)

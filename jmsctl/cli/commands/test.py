@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 
-import orjson
 import typer
 
+from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware, write_json
 from jmsctl.cli.render import console
-from jmsctl.testcases import CaseResult, run_file
+from jmsctl.testcases import CaseResult, InvalidLine, read_cases, run_case
 
 
 def test(
@@ -21,25 +22,41 @@ def test(
     results: list[CaseResult] = []
     for path in files:
         try:
-            results.extend(run_file(path))
+            results.extend(_run_file(path))
         except OSError as exc:
             err.print(f"jmsctl test: {path}: {exc.strerror or exc}", markup=False)
             raise typer.Exit(2) from None
     failed = [r for r in results if not r.passed]
     passed = len(results) - len(failed)
-    if output_format == "json":
-        doc = {"passed": passed, "failed": len(failed), "failures": [vars(r) for r in failed]}
-        sys.stdout.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n")
-    else:
-        con = console()
-        for r in results:
-            if not r.passed:
-                con.print(f"[bold red]FAIL[/] {r.id} [dim]({r.location})[/]")
-                con.print(f"  selector: {r.selector!r}", markup=False)
-                con.print(f"  expected: {r.expected}", markup=False)
-                con.print(f"  actual:   {r.actual}" + (f" ({r.detail})" if r.detail else ""), markup=False)
-            elif verbose:
-                con.print(f"[green]ok[/]   {r.id}")
-        sys.stdout.flush()
-        print(f"{passed} passed, {len(failed)} failed")
+    with closed_pipe_exits_quietly():
+        if output_format == "json":
+            write_json({"passed": passed, "failed": len(failed), "failures": [vars(r) for r in failed]})
+        else:
+            con = pipe_aware(console())
+            for r in results:
+                if not r.passed:
+                    con.print(f"[bold red]FAIL[/] {r.id} [dim]({r.location})[/]")
+                    con.print(f"  selector: {r.selector!r}", markup=False)
+                    con.print(f"  expected: {r.expected}", markup=False)
+                    con.print(f"  actual:   {r.actual}" + (f" ({r.detail})" if r.detail else ""), markup=False)
+                elif verbose:
+                    con.print(f"[green]ok[/]   {r.id}")
+            sys.stdout.flush()
+            print(f"{passed} passed, {len(failed)} failed")
     raise typer.Exit(1 if failed else 0)
+
+
+def _run_file(path: str) -> Iterator[CaseResult]:
+    """Every case of a file; a case that makes the runner fail is a failed case that says why, not a traceback."""
+    for location, case in read_cases(path):
+        if isinstance(case, InvalidLine):
+            yield CaseResult("?", location, "", "?", "invalid test case", False, f"invalid JSON: {case.reason}")
+            continue
+        try:
+            yield run_case(case, location)
+        except Exception as exc:  # a malformed case the runner does not check for (e.g. "warnings": 5)
+            fields = case if isinstance(case, dict) else {}
+            selector = fields.get("selector")
+            yield CaseResult(str(fields.get("id", location)), location, selector if isinstance(selector, str) else "",
+                             str(fields.get("expect", "?")), "invalid test case", False,
+                             f"the case could not be run: {type(exc).__name__}: {exc}")
