@@ -1,8 +1,14 @@
 """Selector x record stream -> the selected records and the counts: the core of ``jmsctl filter``.
 
-No printing and no command line here. ``select`` is a generator over the records of
-``jmsctl.messages.loader.read_records`` (NDJSON streams in constant memory): each record was
-decoded once by the loader, its selector view is built once and handed to the compiled selector.
+No printing and no command line here. Two paths give the same selections, counts and rejections:
+
+- ``select`` (the plain path) is a generator over the records of
+  ``jmsctl.messages.loader.read_records`` (NDJSON streams in constant memory): each record was
+  decoded once by the loader, its selector view is built once and handed to the compiled selector.
+- ``select_file`` (the fast path, ``jmsctl.fastpath``) reads an NDJSON file in chunks of lines and
+  decodes only what it must; with ``jobs`` > 1 a large regular file is cut into blocks processed
+  by worker processes (``jmsctl.parallel``), the output staying in input order. A file of another
+  shape (JSON array, one object) goes through ``select``.
 
 ``record_json`` gives a record back as one compact JSON line: the NDJSON line exactly as read
 when there is one, otherwise the message encoded again in the FORMAT.md notation.
@@ -10,13 +16,17 @@ when there is one, otherwise the message encoded again in the FORMAT.md notation
 
 from __future__ import annotations
 
+import itertools
+import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import orjson
 
+from jmsctl.messages.decode import RecordError
 from jmsctl.messages.encode import message_json
-from jmsctl.messages.loader import Record
+from jmsctl.messages.loader import Record, RecordReader, read_records
 from jmsctl.selector import Selector
 
 
@@ -26,6 +36,10 @@ class Counts:
 
     ``selected`` is the number of records passed on: the TRUE ones, or with ``invert`` the FALSE
     and UNKNOWN ones. A rejected record is never passed on.
+
+    ``skipped`` (fast path without ``exact``, so never with ``--stats``): records the prefilter
+    proved not TRUE and that were not classified further: FALSE or UNKNOWN, or with
+    ``skip_invalid`` possibly rejected. Then ``read == true + false + unknown + rejected + skipped``.
     """
 
     read: int = 0
@@ -34,6 +48,7 @@ class Counts:
     unknown: int = 0
     rejected: int = 0
     selected: int = 0
+    skipped: int = 0
 
 
 def select(
@@ -83,6 +98,121 @@ def select(
             return
 
 
+# ----- the fast path --------------------------------------------------------------------------
+
+
+@dataclass
+class Selection:
+    """Selected NDJSON lines of one chunk, in input order: ``out`` holds them joined, each followed
+    by b"\\n"; with ``keep_lines`` they are in ``kept`` instead, with their line numbers."""
+
+    name: str
+    out: bytes = b""
+    kept: list[tuple[int, bytes]] = field(default_factory=list)
+
+    def location(self, lineno: int) -> str:
+        return f"{self.name}:{lineno}"
+
+
+PARALLEL_THRESHOLD = 64 << 20  # bytes: below this a file is filtered in one process by default
+
+
+def default_jobs(path: str) -> int:
+    """The number of cores for a regular, uncompressed file of PARALLEL_THRESHOLD bytes or more;
+    1 otherwise (stdin, .gz, small files)."""
+    if path == "-" or path.endswith(".gz"):
+        return 1
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) < PARALLEL_THRESHOLD:
+            return 1
+    except OSError:
+        return 1
+    return cpu_count()
+
+
+def cpu_count() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def select_file(
+    selector: Selector,
+    path: str,
+    counts: Counts | None = None,
+    *,
+    invert: bool = False,
+    max_count: int | None = None,
+    on_rejected: Callable[[Record], None] | None = None,
+    exact: bool = True,
+    skip_invalid: bool = False,
+    keep_lines: bool = False,
+    jobs: int = 1,
+    reader: Iterator[Record] | None = None,
+    prefilter: bool = True,
+) -> Iterator[Record | Selection]:
+    """The fast path over one file (or ``-``): Selections for the NDJSON lines selected, Records
+    for the records of a JSON array or single object (through ``select``), updating ``counts``.
+
+    ``exact`` classifies every record (needed for --stats). ``skip_invalid`` without ``exact`` and
+    ``invert``: rejected records are neither reported nor counted, which lets the prefilter skip,
+    unparsed, the lines it proves not TRUE (counted in ``skipped``). ``jobs`` > 1: a regular
+    uncompressed NDJSON file is processed by that many worker processes (not with ``max_count``).
+    ``reader``: read_records(path) already made (anything else is iterated as plain records).
+    InputError propagates as from read_records.
+    """
+    from jmsctl import parallel
+    from jmsctl.fastpath import Engine
+
+    if counts is None:
+        counts = Counts()
+    if max_count is not None and max_count - counts.selected <= 0:
+        return
+    if reader is None:
+        reader = read_records(path)
+    if not isinstance(reader, RecordReader):
+        yield from select(selector, reader, counts, invert=invert, max_count=max_count, on_rejected=on_rejected)
+        return
+    name = "<stdin>" if path == "-" else path
+    engine = Engine(selector, invert=invert, exact=exact, skip_invalid=skip_invalid, keep_lines=keep_lines, name=name, prefilter=prefilter)
+    items: Any = reader.items()
+    batches: Any = None
+    try:
+        first = next(items, None)
+        if first is None:
+            return
+        if type(first) is not bytes:  # a JSON array or one object: the plain path
+            yield from select(selector, itertools.chain([first], items), counts, invert=invert, max_count=max_count, on_rejected=on_rejected)
+            return
+        if jobs > 1 and max_count is None and path != "-" and not path.endswith(".gz") and parallel.available():
+            items.close()
+            batches = parallel.batches(engine, path, jobs)
+        else:
+            batches = (engine.process(chunk, None if max_count is None else max_count - counts.selected) for chunk in itertools.chain([first], items))
+        lineno = 1  # of the next batch's first line
+        for batch in batches:
+            counts.read += batch.read
+            counts.true += batch.true
+            counts.false += batch.false
+            counts.unknown += batch.unknown
+            counts.rejected += batch.rejected
+            counts.skipped += batch.skipped
+            counts.selected += batch.selected
+            if on_rejected is not None:
+                for index, raw, where, reason in batch.errors:
+                    on_rejected(Record(f"{name}:{lineno + index}", raw, None, RecordError(where, reason)))
+            if batch.out or batch.kept:
+                yield Selection(name, batch.out, [(lineno + index, raw) for index, raw in batch.kept])
+            lineno += batch.lines
+            if batch.stopped:
+                return
+    finally:
+        if batches is not None:
+            batches.close()
+        items.close()
+
+
 # ----- records back to JSON -----------------------------------------------------------------
 
 
@@ -96,4 +226,4 @@ def record_json(record: Record) -> bytes:
     return orjson.dumps(message_json(record.message))
 
 
-__all__ = ["Counts", "record_json", "select"]
+__all__ = ["PARALLEL_THRESHOLD", "Counts", "Selection", "cpu_count", "default_jobs", "record_json", "select", "select_file"]

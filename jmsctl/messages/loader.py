@@ -84,8 +84,49 @@ def open_input(path: str) -> IO[bytes]:
         raise InputError(f"{path}: {exc.strerror or exc}") from None
 
 
-def read_records(path: str) -> Iterator[Record]:
+CHUNK_SIZE = 1 << 20
+
+
+class RecordReader(Iterator[Record]):
+    """``read_records(path)``: an iterator of the records of one file, in order (NDJSON in constant
+    memory). Opening and reading happen on the first ``next``: an unreadable file raises InputError
+    there.
+
+    ``items()`` is the other way to read the same file, for the fast filter: an NDJSON file comes as
+    chunks of whole lines (``bytes``; each chunk ends with b"\\n" except perhaps the last one of the
+    file; the first has its byte order mark removed), any other shape (JSON array, one object) as
+    Records. Use one or the other, once.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._gen: Iterator[Any] | None = None
+
+    def __iter__(self) -> RecordReader:
+        return self
+
+    def __next__(self) -> Record:
+        if self._gen is None:
+            self._gen = _read(self.path, None)
+        return next(self._gen)  # type: ignore[no-any-return]
+
+    def items(self, chunk_size: int = CHUNK_SIZE) -> Iterator[Record | bytes]:
+        if self._gen is not None:
+            raise RuntimeError("items() after iteration started")
+        self._gen = _read(self.path, chunk_size)
+        return self._gen
+
+    def close(self) -> None:
+        if self._gen is not None:
+            self._gen.close()  # type: ignore[attr-defined]
+
+
+def read_records(path: str) -> RecordReader:
     """Every record of a file, in order; NDJSON in constant memory."""
+    return RecordReader(path)
+
+
+def _read(path: str, chunk_size: int | None) -> Iterator[Any]:
     stream = open_input(path)
     name = "<stdin>" if path == "-" else path
     try:
@@ -96,12 +137,32 @@ def read_records(path: str) -> Iterator[Record]:
         if head.startswith(b"["):
             yield from _array_records(name, buffered.read())
             return
-        yield from _ndjson_or_object(name, buffered)
+        yield from _ndjson_or_object(name, buffered, chunk_size)
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
         raise InputError(f"{name}: cannot read: {exc}") from None
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
+
+
+def _chunks(first: bytes, stream: Any, size: int) -> Iterator[bytes]:
+    """``first`` and the rest of the stream as chunks that end at a line end. ``read1``: a live
+    feed on stdin is passed on as it comes, not held back until a chunk is full."""
+    pending = [first] if first else []
+    while True:
+        data = stream.read1(size)
+        if not data:
+            break
+        cut = data.rfind(b"\n")
+        if cut == -1:
+            pending.append(data)
+            continue
+        pending.append(data[: cut + 1])
+        yield b"".join(pending)
+        pending = [data[cut + 1 :]] if cut + 1 < len(data) else []
+    rest = b"".join(pending)
+    if rest:
+        yield rest
 
 
 def _decode(location: str, raw: bytes | None, obj: Any) -> Record:
@@ -134,7 +195,7 @@ def _array_records(name: str, data: bytes) -> Iterator[Record]:
             yield _decode(f"{name}:[{i}]", None, exact[i])
 
 
-def _ndjson_or_object(name: str, stream: Any) -> Iterator[Record]:
+def _ndjson_or_object(name: str, stream: Any, chunk_size: int | None = None) -> Iterator[Any]:
     first = stream.readline()
     if first.startswith(b"\xef\xbb\xbf"):
         first = first[3:]  # a UTF-8 byte order mark is not part of the first record
@@ -146,6 +207,9 @@ def _ndjson_or_object(name: str, stream: Any) -> Iterator[Record]:
             yield from _single_object(name, first + stream.read())
             return
         obj = _INVALID  # a broken NDJSON record: report it and go on with the next lines
+    if chunk_size is not None:
+        yield from _chunks(first, stream, chunk_size)
+        return
     lineno = 1
     line = first
     while line:

@@ -15,18 +15,18 @@ import re
 import signal
 import sys
 import tempfile
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Iterator
 from enum import Enum
 from pathlib import Path
-from typing import IO, Optional
+from typing import IO, Any, Optional
 
 import typer
 
 from jmsctl import selector as sel
 from jmsctl.cli.render import Source, console, is_terminal, print_full
 from jmsctl.exceptions import InvalidSelectorException
-from jmsctl.filter import Counts, record_json, select
-from jmsctl.messages.loader import InputError, Record, read_records
+from jmsctl.filter import Counts, Selection, default_jobs, record_json, select, select_file
+from jmsctl.messages.loader import InputError, Record, _line, read_records
 from jmsctl.messages.model import DELIVERY_MODES, HEADER_NAMES, Message
 from jmsctl.values import format_value
 
@@ -43,6 +43,12 @@ class OutputFormat(str, Enum):
 class Dialect(str, Enum):
     jakarta = "jakarta"
     ibm = "ibm"
+
+
+class Engine(str, Enum):
+    fast = "fast"
+    noprefilter = "noprefilter"
+    plain = "plain"
 
 
 class _Failure(Exception):
@@ -68,6 +74,13 @@ def filter_command(
     stats: bool = typer.Option(False, "--stats", help="Print read, TRUE, FALSE, UNKNOWN, rejected and selected counts on stderr."),
     dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help="jakarta (default) or ibm (SEMANTICS.md section 5)."),  # noqa: B008
     skip_invalid: bool = typer.Option(False, "--skip-invalid", help="Count rejected records and go on silently instead of reporting them (exit 2)."),
+    jobs: Optional[int] = typer.Option(  # noqa: UP045
+        None, "--jobs", "-j", min=1, metavar="N",
+        help="Worker processes for a large NDJSON file (default: the number of cores for a regular uncompressed file of 64 MB or more, else 1). Output stays in input order.",
+    ),
+    engine: Engine = typer.Option(  # noqa: B008
+        Engine.fast, "--engine", hidden=True, help="fast (default), noprefilter (fast decode only) or plain (full decode of every record): for tests and benchmarks."
+    ),
 ) -> None:
     """Write the messages a selector selects. Exit 0 some selected, 1 none, 2 any error."""
     try:
@@ -99,8 +112,20 @@ def filter_command(
         errors += 1
         sys.stderr.write(f"{record.location}: {record.error}\n")
 
-    records = _all_records(paths, input_error)
-    selected = select(compiled, records, counts, invert=invert, max_count=max_count, on_rejected=None if skip_invalid else rejected)
+    selected = _all_selected(
+        paths,
+        input_error,
+        compiled,
+        counts,
+        invert=invert,
+        max_count=max_count,
+        on_rejected=None if skip_invalid else rejected,
+        exact=stats,
+        skip_invalid=skip_invalid,
+        keep_lines=output_format in (OutputFormat.ids, OutputFormat.pretty),
+        jobs=jobs,
+        engine=engine,
+    )
     try:
         if count:
             for _ in selected:
@@ -122,7 +147,7 @@ def filter_command(
         _error(f"cannot write {out.path or 'stdout'}: {exc.strerror or exc}")
     finally:
         out.discard()  # no-op after a commit; removes the temp file on error or Ctrl-C
-        records.close()
+        selected.close()
     if stats:
         sys.stderr.write(
             f"read {counts.read}, TRUE {counts.true}, FALSE {counts.false}, UNKNOWN {counts.unknown}, "
@@ -171,11 +196,35 @@ def _read_selector(path: str) -> Source:
     return Source("<stdin>" if path == "-" else path, text.rstrip("\r\n"), is_file=path != "-")
 
 
-def _all_records(paths: list[str], on_error: Callable[[InputError], None]) -> Generator[Record, None, None]:
-    """The records of every file in turn; a file that cannot be read is reported and skipped."""
+Item = Record | Selection
+
+
+def _all_selected(
+    paths: list[str],
+    on_error: Callable[[InputError], None],
+    compiled: sel.Selector,
+    counts: Counts,
+    *,
+    max_count: int | None,
+    jobs: int | None,
+    engine: Engine,
+    **options: Any,
+) -> Generator[Item, None, None]:
+    """What every file in turn selects; a file that cannot be read is reported and skipped."""
     for path in paths:
+        if max_count is not None and counts.selected >= max_count:
+            return
+        n = jobs if jobs is not None else default_jobs(path)
         try:
-            yield from read_records(path)
+            reader = read_records(path)
+            if engine is Engine.plain:
+                yield from select(
+                    compiled, reader, counts, invert=options["invert"], max_count=max_count, on_rejected=options["on_rejected"]
+                )
+                continue
+            yield from select_file(
+                compiled, path, counts, max_count=max_count, jobs=n, reader=reader, prefilter=engine is Engine.fast, **options
+            )
         except InputError as exc:
             on_error(exc)
 
@@ -245,39 +294,56 @@ def _new_file_mode(path: str) -> int:
 
 
 
-def _write_ndjson(records: Iterable[Record], write: Write) -> None:
-    for record in records:
-        raw = record.raw
-        write(raw if raw is not None else record_json(record))
+def _write_ndjson(items: Iterable[Item], write: Write) -> None:
+    for item in items:
+        if type(item) is Selection:
+            write(item.out)  # the selected lines as read, each with its b"\n"
+            continue
+        raw = item.raw  # type: ignore[union-attr]
+        write(raw if raw is not None else record_json(item))  # type: ignore[arg-type]
         write(b"\n")
 
 
-def _write_json(records: Iterable[Record], write: Write) -> None:
+def _write_json(items: Iterable[Item], write: Write) -> None:
     """One JSON array, streamed: NDJSON lines go in byte for byte (each is one JSON value)."""
     sep = b"[\n"
-    for record in records:
-        write(sep)
-        write(record_json(record))
+    for item in items:
+        if type(item) is Selection:
+            # Lines hold no b"\n": each line end becomes the separator to the next line.
+            write(sep + item.out[:-1].replace(b"\n", b",\n"))
+        else:
+            write(sep)
+            write(record_json(item))  # type: ignore[arg-type]
         sep = b",\n"
     write(b"[]\n" if sep == b"[\n" else b"\n]\n")
 
 
-def _write_ids(records: Iterable[Record], write: Write) -> None:
-    for record in records:
+def _records(items: Iterable[Item]) -> Iterator[Record]:
+    """Records with their messages: the lines of a Selection decoded again (the plain decode)."""
+    for item in items:
+        if type(item) is Selection:
+            for lineno, raw in item.kept:
+                yield _line(item.name, lineno, raw)
+        else:
+            yield item  # type: ignore[misc]
+
+
+def _write_ids(items: Iterable[Item], write: Write) -> None:
+    for record in _records(items):
         assert record.message is not None
         mid = record.message.headers.get("JMSMessageID")
         write(_encode(_printable(mid) if mid else record.location) + b"\n")
 
 
-def _write_pretty(records: Iterable[Record], write: Write) -> None:
+def _write_pretty(items: Iterable[Item], write: Write) -> None:
     sep = b""
-    for record in records:
+    for record in _records(items):
         assert record.message is not None
         write(sep + _encode(pretty(record.location, record.message)))
         sep = b"\n"
 
 
-_WRITERS: dict[OutputFormat, Callable[[Iterable[Record], Write], None]] = {
+_WRITERS: dict[OutputFormat, Callable[[Iterable[Item], Write], None]] = {
     OutputFormat.ndjson: _write_ndjson,
     OutputFormat.json: _write_json,
     OutputFormat.ids: _write_ids,

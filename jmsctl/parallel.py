@@ -1,0 +1,114 @@
+"""``--jobs N``: one NDJSON file filtered by N worker processes, the output in input order.
+
+The file (regular, uncompressed) is cut into blocks of BLOCK_SIZE bytes, each moved forward to
+the next line start, so that every line belongs to exactly one block. Worker ``w`` of ``N``
+(forked: it inherits the compiled selector) processes blocks ``w, w + N, w + 2N, ...`` with the
+same ``fastpath.Engine`` as one process would, and puts each block's Batch (selected lines,
+counts, rejections, number of lines) on its own queue of at most QUEUE_DEPTH batches. The
+parent takes block 0 from queue 0, block 1 from queue 1, ...: the batches come back in file
+order, and the parent adds up line numbers and counts exactly as the sequential path does.
+Memory is bounded by N x (QUEUE_DEPTH + 2) blocks, whatever the size of the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import queue
+import signal
+import sys
+import traceback
+from collections.abc import Iterator
+from typing import Any
+
+from jmsctl.fastpath import Batch, Engine
+
+BLOCK_SIZE = 2 << 20
+QUEUE_DEPTH = 2
+_BOM = b"\xef\xbb\xbf"
+
+
+def available() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _line_start_at_or_after(fd: int, pos: int, size: int) -> int:
+    """The first line start >= pos (pos itself when the byte before it is a newline)."""
+    if pos >= size:
+        return size
+    at = pos - 1
+    while at < size:
+        data = os.pread(fd, 1 << 16, at)
+        if not data:
+            break
+        nl = data.find(b"\n")
+        if nl != -1:
+            return at + nl + 1
+        at += len(data)
+    return size
+
+
+def _worker(engine: Engine, path: str, start: int, size: int, block: int, nblocks: int, w: int, jobs: int, out: Any) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends the workers
+    try:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            for k in range(w, nblocks, jobs):
+                lo = start if k == 0 else _line_start_at_or_after(fd, start + k * block, size)
+                hi = _line_start_at_or_after(fd, start + (k + 1) * block, size)
+                chunk = os.pread(fd, hi - lo, lo) if hi > lo else b""
+                if len(chunk) != max(hi - lo, 0):
+                    raise OSError(f"{path}: the file changed while it was read")
+                out.put(engine.process(chunk) if chunk else Batch())
+        finally:
+            os.close(fd)
+    except BaseException:
+        out.put("".join(traceback.format_exc()))
+
+
+def batches(engine: Engine, path: str, jobs: int, block: int = BLOCK_SIZE) -> Iterator[Batch]:
+    """The Batches of an NDJSON file in file order, from ``jobs`` worker processes."""
+    size = os.path.getsize(path)
+    with open(path, "rb") as f:
+        start = 3 if f.read(3) == _BOM else 0
+    nblocks = max(1, -(-(size - start) // block))
+    jobs = max(1, min(jobs, nblocks))
+    ctx = multiprocessing.get_context("fork")
+    queues = [ctx.Queue(maxsize=QUEUE_DEPTH) for _ in range(jobs)]
+    for stream in (sys.stdout, sys.stderr):  # a forked child must not write buffered output again
+        with contextlib.suppress(Exception):
+            stream.flush()
+    procs = [
+        ctx.Process(target=_worker, args=(engine, path, start, size, block, nblocks, w, jobs, queues[w]), daemon=True)
+        for w in range(jobs)
+    ]
+    for p in procs:
+        p.start()
+    try:
+        for k in range(nblocks):
+            w = k % jobs
+            while True:
+                try:
+                    item = queues[w].get(timeout=1.0)
+                    break
+                except queue.Empty:
+                    if not procs[w].is_alive() and queues[w].empty():
+                        raise RuntimeError(f"worker {w} for {path} exited with status {procs[w].exitcode}") from None
+            if isinstance(item, str):
+                if "OSError" in item:
+                    raise OSError(item.strip().splitlines()[-1])
+                raise RuntimeError(f"worker {w} for {path} failed:\n{item}")
+            yield item
+    finally:
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+        for p in procs:
+            p.join()
+        for q in queues:
+            q.close()
+            q.cancel_join_thread()
+
+
+__all__ = ["BLOCK_SIZE", "available", "batches"]

@@ -1,0 +1,191 @@
+"""Text prefilter: which NDJSON lines a selector provably cannot select, without parsing them.
+
+``needles(ast)`` finds string literals that a selector's TRUE requires (in CNF: every group must
+be satisfied, a group by any one of its literals). A record is selected only when the selector is
+TRUE, so a line in which no spelling of any literal of some group can occur is FALSE, UNKNOWN or
+rejected: never selected.
+
+Which predicates require a literal (for a String value ``s`` of identifier ``x``):
+
+- ``x = 'lit'`` (either side), ``x IN ('a', 'b')``: TRUE only when ``x`` is that String;
+- ``x LIKE 'ab%cd'``: TRUE only when the value contains every literal run of the pattern (the
+  longest is used);
+- ``A AND B``: the groups of both; ``A OR B``: one group, the union of one group of each side
+  (none when a side requires nothing); ``NOT``, ``BETWEEN``, ``IS NULL``, numbers: nothing.
+
+``JMSDeliveryMode`` is excluded: its String value comes from the number ``1`` or ``2`` as well.
+The IBM dialect only turns some TRUE results into FALSE (or NOT BETWEEN on NULL into TRUE, which
+requires nothing here), so the same groups are sound for it.
+
+How a literal can be spelled in JSON. A JSON string may write any character as ``\\uXXXX``
+(a character outside the BMP as a surrogate pair of them), and ``"`` ``\\`` ``/`` and the
+controls ``\\b \\f \\n \\r \\t`` also by a two-character escape; every other character that occurs
+in a string is its own UTF-8 bytes. Hence, for a literal whose characters include none of
+``" \\ / \\b \\f \\n \\r \\t``: a JSON string equal to it is either the literal's UTF-8 bytes
+verbatim, or contains a ``\\u`` escape, so a line that contains neither the verbatim bytes nor the
+two bytes ``\\u`` cannot hold it anywhere (keys, headers, bodies included). For a literal with one
+of those characters the marker is a single backslash. The test may say "maybe" wrongly (the
+literal in another field, inside a longer string, ``\\\\u`` that is an escaped backslash): such a
+line is simply parsed. It never says "no" wrongly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from jmsctl.selector import nodes as n
+from jmsctl.values import STRING
+
+# Characters that JSON can also write as a two-character escape (\" \\ \/ \b \f \n \r \t).
+_SHORT_ESCAPED = frozenset('"\\/\b\f\n\r\t')
+_MAX_GROUPS = 2
+
+
+@dataclass(frozen=True)
+class Group:
+    """Alternatives: a line may hold the value when it contains any needle, or ``marker``."""
+
+    needles: tuple[bytes, ...]
+    marker: bytes  # b"\\u" normally; b"\\" when a literal has a short-escapable character
+
+    @property
+    def strength(self) -> int:
+        """Shortest needle (longer needles match fewer lines by chance); a backslash marker is weak."""
+        return min(len(x) for x in self.needles) - (100 if self.marker == b"\\" else 0)
+
+
+def group_of(literals: tuple[str, ...]) -> Group | None:
+    """The group for 'the value is one of these Strings' (None when one of them is empty)."""
+    if not literals or any(lit == "" for lit in literals):
+        return None
+    weak = any(ch in _SHORT_ESCAPED for lit in literals for ch in lit)
+    needles = tuple(dict.fromkeys(lit.encode("utf-8", "surrogatepass") for lit in literals))
+    return Group(needles, b"\\" if weak else b"\\u")
+
+
+def needles(ast: n.Node | None) -> tuple[Group, ...]:
+    """The literal groups that the selector's TRUE requires (empty: no prefilter applies)."""
+    if ast is None:
+        return ()
+    groups = _required(ast)
+    return tuple(sorted(groups, key=lambda g: -g.strength)[:_MAX_GROUPS])
+
+
+def _string_identifier(node: n.Node) -> str | None:
+    if isinstance(node, n.Identifier) and node.name != "JMSDeliveryMode":
+        return node.name
+    return None
+
+
+def _string_literal(node: n.Node) -> str | None:
+    if isinstance(node, n.Literal) and node.value[0] is STRING:
+        return str(node.value[1])
+    return None
+
+
+def _required(node: n.Node) -> list[Group]:
+    # AND / OR chains are walked with a stack: deep selectors must not hit the recursion limit.
+    if isinstance(node, n.And):
+        out: list[Group] = []
+        stack: list[n.Node] = [node]
+        while stack:
+            cur = stack.pop()
+            if isinstance(cur, n.And):
+                stack += [cur.right, cur.left]
+            else:
+                out += _required(cur)
+        return out
+    if isinstance(node, n.Or):
+        alternatives: list[bytes] = []
+        weak = False
+        stack = [node]
+        while stack:
+            cur = stack.pop()
+            if isinstance(cur, n.Or):
+                stack += [cur.right, cur.left]
+                continue
+            side = _required(cur)
+            if not side:
+                return []  # this side can be TRUE without any literal
+            best = max(side, key=lambda g: g.strength)
+            alternatives += best.needles
+            weak = weak or best.marker == b"\\"
+        return [Group(tuple(dict.fromkeys(alternatives)), b"\\" if weak else b"\\u")]
+    if isinstance(node, n.Comparison) and node.op == "=":
+        for ident, lit in ((node.left, node.right), (node.right, node.left)):
+            name, text = _string_identifier(ident), _string_literal(lit)
+            if name is not None and text is not None:
+                g = group_of((text,))
+                return [g] if g else []
+        return []
+    if isinstance(node, n.InList) and not node.negated and _string_identifier(node.operand) is not None:
+        texts = tuple(_string_literal(item) for item in node.items)
+        if any(t is None for t in texts):
+            return []
+        g = group_of(tuple(t for t in texts if t is not None))
+        return [g] if g else []
+    if isinstance(node, n.Like) and not node.negated and _string_identifier(node.operand) is not None:
+        pattern = _string_literal(node.pattern)
+        escape = _string_literal(node.escape) if node.escape is not None else None
+        if pattern is None:
+            return []
+        runs = like_runs(pattern, escape)
+        if not runs:
+            return []
+        g = group_of((max(runs, key=len),))
+        return [g] if g else []
+    return []
+
+
+def like_runs(pattern: str, escape: str | None) -> list[str]:
+    """The literal runs of a LIKE pattern: what any matching value contains verbatim."""
+    runs: list[str] = []
+    cur: list[str] = []
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if escape is not None and ch == escape and i + 1 < len(pattern):
+            cur.append(pattern[i + 1])
+            i += 2
+            continue
+        if ch in "%_":
+            if cur:
+                runs.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+        i += 1
+    if cur:
+        runs.append("".join(cur))
+    return runs
+
+
+def line_test(groups: tuple[Group, ...]) -> Callable[[bytes], bool] | None:
+    """A function line -> False when the line provably cannot be selected (None: no prefilter)."""
+    if not groups:
+        return None
+    checks = [(g.needles, g.marker) for g in groups]
+    if len(checks) == 1 and len(checks[0][0]) == 1:
+        (needle,), marker = checks[0]
+
+        def one(line: bytes) -> bool:
+            return needle in line or marker in line
+
+        return one
+
+    def test(line: bytes) -> bool:
+        for group_needles, marker in checks:
+            if marker in line:
+                continue
+            for needle in group_needles:
+                if needle in line:
+                    break
+            else:
+                return False
+        return True
+
+    return test
+
+
+__all__ = ["Group", "group_of", "like_runs", "line_test", "needles"]

@@ -1,0 +1,370 @@
+"""The fast filter path (fastpath + prefilter + parallel) against the plain path (loader +
+decode_message + select): same output bytes, same counts, same rejections, on the samples and on
+lines built to defeat each shortcut (escapes anywhere, the literal in another field or inside
+another string, \\u escapes and surrogate pairs, absent / null / typed / wrongly typed values,
+duplicate keys, broken JSON, invalid UTF-8, numbers at the edges of the ranges)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from jmsctl import parallel
+from jmsctl import selector as sel
+from jmsctl.cli.app import app
+from jmsctl.fastpath import Engine
+from jmsctl.filter import Counts, select, select_file
+from jmsctl.messages.loader import _line
+from jmsctl.prefilter import like_runs, needles
+
+SAMPLES = Path(__file__).parent.parent / "samples"
+runner = CliRunner()
+
+SELECTORS = [
+    "color = 'blue'",
+    "JMSType = 'car' AND color = 'blue' AND weight > 2500",
+    "color IN ('blue', 'a\"b', 'x/y')",
+    "'blue' = color AND s = 'é😀'",
+    "note LIKE '%x/y%' OR s LIKE 'blu_'",
+    "s LIKE 'a!_%' ESCAPE '!'",
+    "color = 'blue' OR JMSType = 'car'",
+    "color = 'blue' OR weight > 2500",
+    "NOT (color = 'blue')",
+    "color <> 'blue'",
+    "JMSDeliveryMode = 'PERSISTENT'",
+    "JMSDeliveryMode IN ('NON_PERSISTENT') AND color = 'blue'",
+    "weight > 2500 OR color IS NULL",
+    "s = 'Nordwind Handel'",
+    "s = ''",
+    "JMSMessageID = 'ID:1' OR JMSCorrelationID = 'c\\d'",
+    "JMSType = 'car'",
+    "color = 'blue' AND weight BETWEEN 1 AND 3000",
+]
+
+# ----- a JSON writer that escapes at random ---------------------------------------------------
+
+_SHORT = {'"': '\\"', "\\": "\\\\", "/": "\\/", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+class Obj:
+    """A JSON object as a list of pairs: duplicate keys allowed."""
+
+    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+        self.pairs = pairs
+
+
+def _u(code: int, rnd: random.Random) -> str:
+    text = f"\\u{code:04x}"
+    return text.upper().replace("\\U", "\\u") if rnd.random() < 0.5 else text
+
+
+def enc_str(s: str, rnd: random.Random, p: float) -> str:
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if ch in '"\\' or o < 0x20 or rnd.random() < p:
+            if ch in _SHORT and rnd.random() < 0.5:
+                out.append(_SHORT[ch])
+            elif o > 0xFFFF:
+                o -= 0x10000
+                out.append(_u(0xD800 + (o >> 10), rnd) + _u(0xDC00 + (o & 0x3FF), rnd))
+            else:
+                out.append(_u(o, rnd))
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def enc(v: Any, rnd: random.Random, p: float) -> str:
+    ws = rnd.choice(["", "", " "])
+    if isinstance(v, Obj):
+        return "{" + ws + ",".join(f"{enc_str(k, rnd, p)}:{ws}{enc(x, rnd, p)}" for k, x in v.pairs) + ws + "}"
+    if isinstance(v, dict):
+        return enc(Obj(list(v.items())), rnd, p)
+    if isinstance(v, list):
+        return "[" + ",".join(enc(x, rnd, p) for x in v) + "]"
+    if isinstance(v, str):
+        return enc_str(v, rnd, p)
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e16:
+        return repr(v)  # keep the fraction: 2.0, not 2
+    return json.dumps(v)
+
+
+# ----- messages built to defeat the shortcuts --------------------------------------------------
+
+LITERALS = ["blue", "car", "Nordwind Handel", "blu", "bluex", "xblue", "a\"b", "x/y", "é😀", "ID:1", "c\\d", "PERSISTENT", "", "a_z", "blu\n"]
+strings = st.one_of(st.sampled_from(LITERALS), st.text(alphabet="abluecr\"\\/é😀 \n_", max_size=8))
+numbers = st.sampled_from([0, 2500, 2501, 2600, 2500.5, -1, 2**31 - 1, 2**31, 2**63 - 1, 2**63, 2**64, 10**20, 1e19, 9.3e18, 1e300, -0.0])
+typed = st.one_of(
+    st.tuples(st.sampled_from(["string"]), strings),
+    st.tuples(st.sampled_from(["int", "short", "long", "byte"]), st.sampled_from([1, 2600, 300, -129, 2**31, 3000.5, "7"])),
+    st.tuples(st.sampled_from(["float", "double"]), st.sampled_from([2600.25, "NaN", "Infinity", "-Infinity", 3.4028235e38, 3.5e38, 2**63, 10**30, "x"])),
+    st.tuples(st.sampled_from(["boolean", "bytes", "integer", "String"]), st.sampled_from([True, "AAE=", 1])),
+).map(lambda tv: {"type": tv[0], "value": tv[1]})
+values = st.one_of(strings, numbers, st.booleans(), st.none(), typed, st.just(["blue"]), st.just({"type": "string", "value": "blue", "x": 1}))
+names = st.sampled_from(["color", "weight", "s", "note", "JMSType", "JMSDeliveryMode", "x", "JMSCorrelationID"])
+
+
+@st.composite
+def records(draw: Any) -> Any:
+    headers: list[tuple[str, Any]] = []
+    for name, choices in (
+        ("JMSMessageID", st.one_of(strings, st.just(5))),
+        ("JMSCorrelationID", strings),
+        ("JMSType", st.one_of(strings, st.just(5), st.none())),
+        ("JMSDeliveryMode", st.sampled_from([1, 2, "PERSISTENT", "NON_PERSISTENT", 3, None, True, 2.0])),
+        ("JMSPriority", st.sampled_from([0, 4, 9, 12, None, "high", 4.0])),
+        ("JMSTimestamp", st.sampled_from([1, 2**63, -1, 1.5])),
+        ("JMSFoo", st.just(1)),
+    ):
+        if draw(st.integers(0, 3)) == 0:
+            headers.append((name, draw(choices)))
+    props = draw(st.lists(st.tuples(names, values), max_size=5))  # duplicates allowed
+    top: list[tuple[str, Any]] = []
+    if draw(st.booleans()):
+        top.append(("headers", Obj(headers)))
+    top.append(("properties", Obj(props)))
+    kind = draw(st.sampled_from([None, "text", "bytes", "map", "stream", "message", "object", "blob"]))
+    if kind is not None:
+        top.append(("type", kind))
+    body = draw(
+        st.one_of(
+            st.none(),
+            strings,
+            st.sampled_from(["AAECAw==", "not base64!", "QUJD="]),
+            st.dictionaries(st.sampled_from(["k", "color"]), st.one_of(values, st.just({"type": "bytes", "value": "AAE="})), max_size=2),
+            st.lists(st.one_of(values, st.just({"type": "bytes", "value": "%%"})), max_size=2),
+        )
+    )
+    if draw(st.booleans()):
+        top.append(("body", body))
+    if draw(st.integers(0, 9)) == 0:
+        top.append(("extra", 1))
+    if draw(st.integers(0, 9)) == 0:  # a duplicate top-level key
+        top.append(draw(st.sampled_from([("properties", Obj([("color", "blue")])), ("headers", Obj([]))])))
+    rnd = draw(st.randoms(use_true_random=False))
+    p = draw(st.sampled_from([0.0, 0.0, 0.2, 1.0]))
+    line = enc(Obj(top), rnd, p).encode("utf-8")
+    damage = draw(st.integers(0, 14))
+    if damage == 0:
+        line = line[: draw(st.integers(0, max(0, len(line) - 1)))]
+    elif damage == 1:
+        at = draw(st.integers(0, len(line)))
+        line = line[:at] + draw(st.sampled_from([b"\xff", b"\xed\xa0\x80", b" ", b"\\u", b"blue", b"\t", b"\r"])) + line[at:]
+    elif damage == 2:
+        line = line + draw(st.sampled_from([b" x", b"\r", b" \r", b"{}"]))
+    elif damage == 3:
+        line = draw(st.sampled_from([b"", b"   ", b"\x0c", b"[1]", b"42", b"null", b"\r"]))
+    return line
+
+
+# ----- the comparison -------------------------------------------------------------------------
+
+
+def plain(selector: sel.Selector, lines: list[bytes], invert: bool) -> tuple[bytes, Counts, list[tuple[str, str, str]]]:
+    counts = Counts()
+    rejected: list[Any] = []
+    recs = [_line("f", i + 1, raw.rstrip(b"\r\n")) for i, raw in enumerate(lines) if raw.rstrip(b"\r\n").strip()]
+    out = b"".join(r.raw + b"\n" for r in select(selector, recs, counts, invert=invert, on_rejected=rejected.append))
+    return out, counts, [(r.location, r.error.field, r.error.reason) for r in rejected]
+
+
+@functools.cache
+def compiled(text: str, dialect: str) -> sel.Selector:
+    return sel.compile(text, dialect)
+
+
+@functools.cache
+def engine(text: str, dialect: str, invert: bool, exact: bool, skip_invalid: bool) -> Engine:
+    return Engine(compiled(text, dialect), invert=invert, exact=exact, skip_invalid=skip_invalid, name="f")
+
+
+def check_engine(text: str, lines: list[bytes], dialect: str = "jakarta") -> None:
+    selector = compiled(text, dialect)
+    chunk = b"".join(line + b"\n" for line in lines)
+    for invert in (False, True):
+        out, counts, rejected = plain(selector, lines, invert)
+        for exact in (True, False):
+            for skip_invalid in (False, True):
+                batch = engine(text, dialect, invert, exact, skip_invalid).process(chunk)
+                where = f"{text!r} invert={invert} exact={exact} skip_invalid={skip_invalid}"
+                assert batch.out == out, where
+                assert batch.selected == counts.selected and batch.true == counts.true, where
+                assert batch.read == counts.read and batch.lines == len(lines), where
+                skipping = not exact and skip_invalid and not invert and needles(selector.ast)
+                if exact:
+                    assert (batch.false, batch.unknown, batch.rejected, batch.skipped) == (counts.false, counts.unknown, counts.rejected, 0), where
+                else:
+                    assert batch.false + batch.unknown + batch.skipped + batch.rejected == counts.false + counts.unknown + counts.rejected, where
+                if not skipping:
+                    assert batch.rejected == counts.rejected, where
+                    assert [(f"f:{i + 1}", fld, reason) for i, _, fld, reason in batch.errors] == rejected, where
+
+
+@settings(max_examples=80)
+@given(st.lists(records(), min_size=1, max_size=12), st.sampled_from(SELECTORS), st.sampled_from(["jakarta", "ibm"]))
+def test_fast_equals_plain_on_adversarial_lines(lines: list[bytes], text: str, dialect: str) -> None:
+    check_engine(text, lines, dialect)
+
+
+def test_fast_equals_plain_on_hand_made_traps() -> None:
+    traps = [
+        rb'{"properties":{"color":"\u0062lue"}}',  # the literal only through an escape
+        rb'{"properties":{"color":"\u0062\u006c\u0075\u0065"},"headers":{"JMSType":"c\u0061r"}}',
+        rb'{"properties":{"\u0063olor":"blue"}}',  # the key escaped
+        rb'{"properties":{"color":"bl\\ue"}}',  # an escaped backslash: not blue
+        rb'{"properties":{"color":"\blue"}}',  # \b is a backspace
+        rb'{"properties":{"color":"red","note":"blue"}}',  # the literal in another field
+        rb'{"properties":{"color":"navyblue"}}',  # inside a longer string
+        rb'{"properties":{"color":{"type":"string","value":"blue"}}}',
+        rb'{"properties":{"color":{"type":"string","value":"\u0062lue"}}}',
+        rb'{"properties":{"color":null}}',
+        rb'{"properties":{"color":7}}',
+        rb'{"properties":{"color":["blue"]}}',
+        rb'{"properties":{"color":"blue","color":"red"}}',  # duplicate: the last wins
+        rb'{"properties":{"color":"red","color":"blue"}}',
+        rb'{"properties":{"color":"red"},"properties":{"color":"blue"}}',
+        rb'{"headers":{"JMSType":"car"},"headers":{"JMSPriority":4},"properties":{"color":"blue"}}',
+        rb'{"properties":{"s":"\u00e9\ud83d\ude00"}}',
+        rb'{"properties":{"s":"\u00E9\uD83D\uDE00"}}',
+        rb'{"properties":{"color":"a\"b"}}',
+        rb'{"properties":{"color":"x\/y"}}',
+        rb'{"properties":{"color":"blue","w":99999999999999999999999}}',
+        rb'{"properties":{"color":"blue","w":1e19,"weight":9223372036854775808}}',
+        rb'{"properties":{"color":"blue","weight":1e19}}',
+        rb'{"properties":{"color":"blue","weight":{"type":"float","value":3.4028235e38}}}',
+        rb'{"properties":{"color":"blue","weight":{"type":"float","value":3.4028235677973366e38}}}',
+        rb'{"properties":{"color":"blue","f":1e400}}',
+        b'{"properties":{"color":"blue","c":"\xff"}}',
+        b'{"properties":{"color":"blue"},"body":"\xed\xa0\x80"}',
+        rb'{"type":"bytes","properties":{"color":"blue"},"body":"QUJD="}',
+        rb'{"type":"map","properties":{"color":"blue"},"body":{"i":{"type":"bytes","value":"QQ"}}}',
+        rb'{"type":"message","properties":{"color":"blue"},"body":"x"}',
+        rb'{"properties":{"color":"blue"},"body":{"a":1}}',
+        rb'{"properties":{"color":"blue"},"headers":null}',
+        rb'{"properties":{"color":"blue"}} ',
+        b'{"properties":{"color":"blue"}}\x0c',
+        b"\x0c",
+    ]
+    lines = traps + [line.replace(b"blue", b"BLUE") for line in traps]
+    for text in SELECTORS:
+        check_engine(text, lines)
+        check_engine(text, lines, "ibm")
+
+
+def test_prefilter_groups() -> None:
+    def groups(text: str) -> list[tuple[tuple[bytes, ...], bytes]]:
+        return [(g.needles, g.marker) for g in needles(sel.compile(text).ast)]
+
+    assert groups("color = 'blue'") == [((b"blue",), b"\\u")]
+    assert groups("color = 'x/y'") == [((b"x/y",), b"\\")]  # '/' may be written \/
+    assert groups("color = 'blue' OR weight > 1") == []
+    assert groups("NOT (color = 'blue')") == []
+    assert groups("JMSDeliveryMode = 'PERSISTENT'") == []  # also written 2
+    assert groups("color IN ('a', 'bb')") == [((b"a", b"bb"), b"\\u")]
+    assert groups("s = ''") == []
+    assert like_runs("a!_b%cd_", "!") == ["a_b", "cd"]
+    assert groups("s LIKE '%abc%de'") == [((b"abc",), b"\\u")]
+
+
+# ----- the command line, end to end --------------------------------------------------------------
+
+
+def cli(*args: str) -> tuple[int, bytes, str]:
+    r = runner.invoke(app, ["filter", *args])
+    return r.exit_code, r.stdout_bytes, r.stderr
+
+
+OPTION_SETS: list[list[str]] = [
+    [],
+    ["--stats"],
+    ["--invert"],
+    ["--invert", "--stats"],
+    ["--skip-invalid"],
+    ["--skip-invalid", "--stats"],
+    ["--count", "--skip-invalid"],
+    ["--max-count", "2", "--stats"],
+    ["--format", "json"],
+    ["--format", "ids", "--stats"],
+    ["--format", "pretty"],
+]
+
+
+@pytest.mark.parametrize("sample", ["orders.ndjson", "bad-records.ndjson", "orders-small.ndjson", "orders.json"])
+@pytest.mark.parametrize("text", ["JMSType = 'car' AND color = 'blue' AND weight > 2500", "customer = 'Rocket 🚀 Parts'", "weight > 0"])
+def test_cli_fast_equals_plain_on_samples(sample: str, text: str) -> None:
+    for options in OPTION_SETS:
+        args = [text, str(SAMPLES / sample), *options]
+        expected = cli(*args, "--engine", "plain")
+        assert cli(*args) == expected, options
+        if len(options) < 2:
+            assert cli(*args, "--engine", "noprefilter") == expected, options
+
+
+def _dump(path: Path, n: int) -> None:
+    rnd = random.Random(5)
+    with path.open("wb") as f:
+        for i in range(n):
+            color = rnd.choice(["blue", "red", "green"])
+            line = (
+                f'{{"type":"text","headers":{{"JMSMessageID":"ID:{i}","JMSType":"{rnd.choice(["car", "bike"])}"}},'
+                f'"properties":{{"color":"{color}","weight":{rnd.randint(1, 5000)}}},"body":"<o id=\\"{i}\\"/>"}}'
+            )
+            if i % 997 == 0:
+                line = line[:-5]  # a broken record now and then
+            if i % 1009 == 0:
+                line = line.replace('"blue"', '"\\u0062lue"')
+            f.write(line.encode() + (b"\r\n" if i % 13 == 0 else b"\n"))
+            if i % 5000 == 0:
+                f.write(b"\n")  # a blank line
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("big") / "dump.ndjson"
+    _dump(path, 60_000)  # about 8 MB: many parallel blocks at a small block size
+    return path
+
+
+@pytest.mark.skipif(not parallel.available(), reason="needs fork")
+@pytest.mark.parametrize("options", [{}, {"exact": False}, {"invert": True}, {"exact": False, "skip_invalid": True}, {"keep_lines": True}])
+def test_jobs_equal_one_job(big: Path, monkeypatch: pytest.MonkeyPatch, options: dict[str, bool]) -> None:
+    monkeypatch.setattr(parallel, "BLOCK_SIZE", 256 << 10)
+    selector = sel.compile("JMSType = 'car' AND color = 'blue' AND weight > 2500")
+
+    def run(jobs: int) -> tuple[list[Any], Counts, list[Any]]:
+        counts = Counts()
+        rejected: list[Any] = []
+        items = list(select_file(selector, str(big), counts, jobs=jobs, on_rejected=rejected.append, **options))
+        return [(i.out, i.kept) for i in items], counts, [(r.location, r.raw, r.error.reason) for r in rejected]
+
+    one = run(1)
+    two = run(2)
+    assert b"".join(o for o, _ in one[0]) == b"".join(o for o, _ in two[0])
+    assert [k for _, kept in one[0] for k in kept] == [k for _, kept in two[0] for k in kept]
+    assert one[1] == two[1] and one[2] == two[2]
+    assert one[1].read == 60_000
+    if not options.get("skip_invalid"):
+        assert one[1].rejected == 61 and len(one[2]) == 61
+
+
+@pytest.mark.skipif(not parallel.available(), reason="needs fork")
+def test_cli_jobs_in_a_subprocess(big: Path) -> None:
+    text = "JMSType = 'car' AND color = 'blue'"
+    base = [sys.executable, "-m", "jmsctl", "filter", text, str(big), "--stats"]
+    one = subprocess.run([*base, "--jobs", "1"], capture_output=True)
+    two = subprocess.run([*base, "--jobs", "2"], capture_output=True)
+    assert one.returncode == two.returncode == 2  # the broken records
+    assert one.stdout == two.stdout and one.stderr == two.stderr
+    assert one.stdout.count(b"\n") > 1000
