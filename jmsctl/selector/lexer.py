@@ -13,11 +13,9 @@ from collections.abc import Iterator
 from lark.lexer import Token
 
 from jmsctl.diagnostics import Diagnostic, SelectorError, Span, error
-from jmsctl.selector.javachars import IDENTIFIER_PART, IDENTIFIER_START
+from jmsctl.selector.identifiers import IDENT_PART_CLASS, IDENT_START_CLASS, KEYWORDS
 from jmsctl.selector.limits import clip
 from jmsctl.selector.literals import NUMBER_PATTERN
-
-KEYWORDS = frozenset({"NOT", "AND", "OR", "BETWEEN", "LIKE", "IN", "IS", "ESCAPE", "NULL", "TRUE", "FALSE"})
 
 OPERATORS = {
     "=": "EQ",
@@ -38,19 +36,6 @@ OPERATORS = {
 WHITESPACE = " \t\f\r\n"  # SEMANTICS.md section 1: nothing else, no vertical tab or NBSP
 
 
-def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
-    parts = []
-    for lo, hi in ranges:
-        parts.append(_esc(lo) if lo == hi else f"{_esc(lo)}-{_esc(hi)}")
-    return "[" + "".join(parts) + "]"
-
-
-def _esc(cp: int) -> str:
-    return f"\\U{cp:08x}"
-
-
-IDENT_START_CLASS = _char_class(IDENTIFIER_START)
-IDENT_PART_CLASS = _char_class(IDENTIFIER_PART)
 
 _MASTER = re.compile(
     rf"""
