@@ -15,6 +15,7 @@ from jmsctl.cli.commands.explain import explain
 from jmsctl.cli.commands.filter import filter_command
 from jmsctl.cli.commands.get import get
 from jmsctl.cli.commands.show import show
+from jmsctl.cli.commands.spark import spark_app
 from jmsctl.cli.commands.table import table
 from jmsctl.cli.commands.test import test
 from jmsctl.cli.commands.validate import validate_command
@@ -34,6 +35,7 @@ app.command(name="get")(get)
 app.command(name="table")(table)
 app.command(name="show")(show)
 app.command(name="validate")(validate_command)
+app.add_typer(spark_app, name="spark")
 
 
 def main() -> None:

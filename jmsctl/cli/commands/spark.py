@@ -1,0 +1,198 @@
+"""``jmsctl spark filter | convert | explain``: the selector engine on Apache Spark.
+
+pyspark is imported only when a command runs (the rest of the CLI works without it), and only by
+``jmsctl.spark``. Counts, rejected records and exit status are those of ``jmsctl filter``: exit 0
+something selected, 1 nothing, 2 any error (an error wins); rejected records are reported as
+``file:line: field: reason`` unless ``--skip-invalid`` counts them silently.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Optional
+
+import typer
+
+from jmsctl import selector as sel
+from jmsctl.cli.render import Source, console, print_full
+from jmsctl.exceptions import InvalidSelectorException
+
+if TYPE_CHECKING:
+    from jmsctl.spark.job import Output, Report
+
+spark_app = typer.Typer(
+    name="spark",
+    help="Selectors on Apache Spark: filter and convert message dumps (NDJSON, gzip, parquet).",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+class SparkFormat(str, Enum):
+    ndjson = "ndjson"
+    parquet = "parquet"
+
+
+class Dialect(str, Enum):
+    jakarta = "jakarta"
+    ibm = "ibm"
+
+
+class Engine(str, Enum):
+    local = "local"
+    native = "native"
+
+
+class _Failure(Exception):
+    """Reported in one line on stderr: exit status 2."""
+
+
+def _say(prog: str, text: str) -> None:
+    sys.stderr.write(f"jmsctl spark {prog}: {text}\n")
+
+
+def _compile(text: str, dialect: str) -> sel.Selector:
+    try:
+        return sel.compile(text, dialect)
+    except InvalidSelectorException as exc:
+        print_full(console(stderr=True), Source("<arg>", text), exc.diagnostics)
+        raise typer.Exit(2) from None
+
+
+@contextmanager
+def _spark_errors(prog: str) -> Iterator[None]:
+    """pyspark missing, Java missing, a failed job: one line on stderr and exit status 2."""
+    try:
+        yield
+    except _Failure as exc:
+        _say(prog, str(exc))
+        raise typer.Exit(2) from None
+    except ImportError as exc:
+        _say(prog, f"needs pyspark and pyarrow (pip install 'jmsctl[spark]'): {exc}")
+        raise typer.Exit(2) from None
+    except typer.Exit:
+        raise
+    except Exception as exc:  # Spark reports job failures as Py4J / captured JVM exceptions
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        _say(prog, f"Spark job failed: {first}")
+        raise typer.Exit(2) from None
+
+
+def _session(master: str | None) -> Any:
+    from jmsctl.spark.session import SparkUnavailable, get_session
+
+    try:
+        return get_session(master)
+    except SparkUnavailable as exc:
+        raise _Failure(str(exc)) from None
+
+
+def _output(path: str) -> Output:
+    from jmsctl.spark.job import Output, OutputError
+
+    try:
+        return Output(path)
+    except OutputError as exc:
+        raise _Failure(str(exc)) from None
+
+
+def _report_problems(prog: str, report: Report, skip_invalid: bool) -> int:
+    """Print unreadable inputs and (unless skipped) rejected records; the number of errors."""
+    for problem in report.input_errors:
+        _say(prog, problem)
+    if not skip_invalid:
+        for location, reason in report.rejected:
+            sys.stderr.write(f"{location}: {reason}\n")
+    return len(report.input_errors) + (0 if skip_invalid else len(report.rejected))
+
+
+def _finish(prog: str, out: Output | None, errors: int) -> None:
+    if out is None:
+        return
+    if errors:
+        out.discard()
+        _say(prog, f"{out.path} not written because of the errors above")
+    else:
+        out.commit()
+
+
+@spark_app.command("filter")
+def spark_filter(
+    selector: str = typer.Argument(..., help="The selector."),
+    inputs: list[str] = typer.Argument(..., metavar="INPUT...", help="NDJSON (.gz too), JSON arrays, parquet files or directories from spark convert/filter."),  # noqa: B008
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="DIR", help="Write the selected messages to DIR (a Spark output directory)."),  # noqa: UP045
+    output_format: SparkFormat = typer.Option(SparkFormat.ndjson, "--format", help="ndjson (the input lines, byte for byte) or parquet (the message layout)."),  # noqa: B008
+    master: Optional[str] = typer.Option(None, "--master", help="Spark master URL; default local[*], an embedded Spark."),  # noqa: UP045
+    count: bool = typer.Option(False, "--count", "-c", help="Print the number of selected messages on stdout."),
+    skip_invalid: bool = typer.Option(False, "--skip-invalid", help="Count rejected records silently instead of reporting them (exit 2)."),
+    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help="jakarta (default) or ibm (SEMANTICS.md section 5)."),  # noqa: B008
+    engine: Engine = typer.Option(Engine.local, "--engine", help="NDJSON input: local (the local evaluator inside the decoding step, faster) or native (the Spark Column)."),  # noqa: B008
+) -> None:
+    """Filter dumps on Spark; counts on stderr as filter --stats. Exit 0 some selected, 1 none, 2 any error."""
+    compiled = _compile(selector, dialect.value)
+    with _spark_errors("filter"):
+        if output is None and not count:
+            raise _Failure("give --output DIR for the selected messages, or --count")
+        from jmsctl.spark.job import run_filter
+
+        spark = _session(master)
+        out = None if output is None else _output(output)
+        try:
+            report = run_filter(spark, compiled, inputs, output=out, output_format=output_format.value, engine=engine.value)
+        except BaseException:
+            if out is not None:
+                out.discard()
+            raise
+        errors = _report_problems("filter", report, skip_invalid)
+        _finish("filter", out, errors)
+        c = report.counts
+        if count:
+            sys.stdout.write(f"{c.selected}\n")
+        sys.stderr.write(f"read {c.read}, TRUE {c.true}, FALSE {c.false}, UNKNOWN {c.unknown}, rejected {c.rejected}, selected {c.selected}\n")
+    raise typer.Exit(2 if errors else 0 if c.selected else 1)
+
+
+@spark_app.command("convert")
+def spark_convert(
+    inputs: list[str] = typer.Argument(..., metavar="INPUT...", help="NDJSON (.gz too) or JSON message dumps."),  # noqa: B008
+    output: str = typer.Option(..., "--output", "-o", metavar="DIR", help="The parquet output directory."),
+    master: Optional[str] = typer.Option(None, "--master", help="Spark master URL; default local[*]."),  # noqa: UP045
+    skip_invalid: bool = typer.Option(False, "--skip-invalid", help="Keep rejected records (with their error) without reporting them."),
+) -> None:
+    """Turn dumps into parquet in the message layout (rejected records kept, with their error). Exit 0, or 2 on any error."""
+    with _spark_errors("convert"):
+        from jmsctl.spark.job import run_convert
+
+        spark = _session(master)
+        out = _output(output)
+        try:
+            report = run_convert(spark, inputs, out)
+        except BaseException:
+            out.discard()
+            raise
+        errors = _report_problems("convert", report, skip_invalid)
+        _finish("convert", out, errors)
+        c = report.counts
+        sys.stderr.write(f"read {c.read}, rejected {c.rejected}, written {0 if errors else c.read}\n")
+    raise typer.Exit(2 if errors else 0)
+
+
+@spark_app.command("explain")
+def spark_explain(
+    selector: str = typer.Argument(..., help="The selector."),
+    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help="jakarta (default) or ibm."),  # noqa: B008
+    master: Optional[str] = typer.Option(None, "--master", help="Spark master URL; default local[*]."),  # noqa: UP045
+) -> None:
+    """Print the selector's Spark Column and the physical plan of a filter with it."""
+    compiled = _compile(selector, dialect.value)
+    with _spark_errors("explain"):
+        from jmsctl.spark.job import explain
+
+        column, plan = explain(_session(master), compiled)
+        sys.stdout.write(f"Column:\n{column}\n\nPhysical plan:\n{plan}")
+
+
+__all__ = ["spark_app"]

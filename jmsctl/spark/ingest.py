@@ -1,0 +1,361 @@
+"""Message files -> Spark DataFrames: NDJSON (also gzipped) and parquet written by ``spark convert``.
+
+NDJSON is read as lines of bytes by Spark's text source (``lineSep`` "\\n", as the local loader's
+``readline``), never by Spark's JSON reader (which turns ``3000.5`` in a bigint field into NULL
+silently). Each partition's lines go through the local decoder (``jmsctl.messages.decode``, the same
+rules and the same rejection reasons as ``jmsctl filter``) inside ``mapInArrow``, which produces
+either the message layout (schema.py) or, for ``spark filter`` with NDJSON output, only the verdict
+of the local compiled selector per record (TRUE / FALSE / UNKNOWN / rejected): decoding dominates
+there, and the verdicts are much less to hand back to the JVM than typed messages. This is a Python
+step at load time; selector evaluation on the layout is the native Column (compiler.py).
+
+A rejected record's location is ``file:line`` as locally. Spark gives each line its split's start
+offset; lines are counted within the split, and for a split that does not start the file the lines
+before it are counted from the file (only when that split has a rejected record).
+
+JSON arrays and single-object files (and stdin) are not line-oriented: the driver reads them with
+the local loader (as ``jmsctl filter`` would, in memory) and hands Spark the layout rows.
+Inputs keep their order: each file is its own relation, and the relations are unioned in order.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import pyarrow as pa  # type: ignore[import-untyped]
+from pyspark.sql import Column, DataFrame, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from jmsctl import selector as sel
+from jmsctl.fastpath import Engine
+from jmsctl.filter import record_json
+from jmsctl.messages.decode import AmbiguousNumber, RecordError, decode_message
+from jmsctl.messages.loader import InputError, JSONError, parse_json, parse_json_exact, read_records
+from jmsctl.messages.model import Message
+from jmsctl.spark import ranges
+from jmsctl.spark.schema import (
+    ARROW_VERDICTS,
+    FALSE,
+    LAYOUT,
+    REJECTED,
+    TRUE,
+    UNKNOWN,
+    VERDICTS,
+    LayoutBuilder,
+)
+
+BOM = b"\xef\xbb\xbf"
+WITH_VERDICT = T.StructType([*LAYOUT.fields, T.StructField("r", T.ByteType())])
+PARQUET_MAGIC = b"PAR1"
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input file: ``label`` is how locations name it (the path as given), ``kind`` is
+    ``ndjson`` (Spark reads it), ``parquet`` or ``driver`` (JSON array, single object, stdin)."""
+
+    label: str
+    path: str
+    kind: str
+
+
+def _is_uri(path: str) -> bool:
+    return "://" in path and not path.startswith("file://")
+
+
+def plan_inputs(paths: Iterable[str]) -> tuple[list[Source], list[str]]:
+    """The sources to read, in order, and the inputs that cannot be read (reported, skipped)."""
+    sources: list[Source] = []
+    errors: list[str] = []
+    for path in paths:
+        if path == "-":
+            sources.append(Source("<stdin>", "-", "driver"))
+        elif _is_uri(path):
+            kind = "parquet" if path.rstrip("/").endswith(".parquet") or path.endswith("/") else "ndjson"
+            sources.append(Source(path, path, kind))
+        elif os.path.isdir(path):
+            entries = sorted(e for e in os.listdir(path) if not e.startswith((".", "_")))
+            files = [os.path.join(path, e) for e in entries if os.path.isfile(os.path.join(path, e))]
+            if not files:
+                errors.append(f"{path}: a directory without data files")
+            for file in files:
+                _classify(file, sources, errors)
+        else:
+            _classify(path, sources, errors)
+    return sources, errors
+
+
+def _classify(path: str, sources: list[Source], errors: list[str]) -> None:
+    try:
+        with open(path, "rb") as raw:
+            magic = raw.read(4)
+        if magic == PARQUET_MAGIC:
+            sources.append(Source(path, path, "parquet"))
+            return
+        sources.append(Source(path, path, "driver" if _not_line_oriented(path) else "ndjson"))
+    except FileNotFoundError:
+        errors.append(f"{path}: no such file")
+    except PermissionError:
+        errors.append(f"{path}: permission denied")
+    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+        errors.append(f"{path}: cannot read: {exc}")
+
+
+def _not_line_oriented(path: str) -> bool:
+    """A JSON array, or one pretty-printed object: the loader's own test on the first bytes/line."""
+    opener: Any = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        first = f.readline(1 << 20)
+    if first.startswith(BOM):
+        first = first[len(BOM):]
+    stripped = first.strip()
+    if stripped.startswith(b"["):
+        return True
+    if not stripped:
+        return False
+    try:
+        parse_json(first)
+    except JSONError:
+        return first.rstrip()[-1:] in (b"{", b"[", b",", b":")
+    return False
+
+
+# ----- NDJSON on the executors ---------------------------------------------------------------
+
+def decode_line(raw: bytes) -> Message | RecordError:
+    """One NDJSON line -> a message or the reason it is rejected, as the local loader decides."""
+    try:
+        obj = parse_json(raw)
+    except JSONError as exc:
+        return RecordError("", f"invalid JSON: {exc}")
+    try:
+        return decode_message(obj)
+    except RecordError as err:
+        return err
+    except AmbiguousNumber:
+        try:
+            return decode_message(parse_json_exact(raw))
+        except RecordError as err:
+            return err
+
+
+def hadoop_lines_before(path: str, offset: int) -> int | None:
+    """How many lines Hadoop's line reader gives to the splits before one starting at ``offset``:
+    every line that starts at or before it (the line starting exactly there belongs to the split
+    before). None when the file is not readable here (a remote file system)."""
+    if offset == 0:
+        return 0
+    local = path[len("file://"):] if path.startswith("file://") else path
+    if _is_uri(path) or not os.path.isfile(local):
+        return None
+    count, left = 0, offset
+    with open(local, "rb") as f:
+        while left > 0:
+            chunk = f.read(min(left, 1 << 22))
+            if not chunk:
+                break
+            count += chunk.count(b"\n")
+            left -= len(chunk)
+    return count + 1
+
+
+# A run: lines of one split or range, in order, and the location of its line k (0-based).
+Run = tuple[list[bytes], Callable[[int], str]]
+
+
+class _Split:
+    """Where a run of lines stands in its file: ``label:line``, counted lazily (rejections only)."""
+
+    def __init__(self, label: str, count_before: Callable[[], int | None], first: int) -> None:
+        self.label, self.count_before, self.first = label, count_before, first
+        self.base: int | None = None
+        self.known = False
+
+    def locate(self, k: int) -> str:
+        if not self.known:
+            self.base, self.known = self.count_before(), True
+        if self.base is None:
+            return f"{self.label}:(line {self.first + k + 1} of the part of the file read by one task)"
+        return f"{self.label}:{self.base + self.first + k + 1}"
+
+
+def _text_runs(batches: Iterator[pa.RecordBatch], label: str, path: str) -> Iterator[list[Run]]:
+    """Runs of the rows of Spark's text source: (line bytes, start offset of the line's split)."""
+    block: int | None = None
+    seen = 0
+    for batch in batches:
+        values, blocks = batch.column(0).to_pylist(), batch.column(1).to_pylist()
+        runs: list[Run] = []
+        start = 0
+        for k in range(1, len(blocks) + 1):
+            if k < len(blocks) and blocks[k] == blocks[start]:
+                continue
+            if blocks[start] != block:
+                block, seen = blocks[start], 0
+            offset: int = blocks[start]
+            lines = values[start:k]
+            if offset == 0 and seen == 0 and lines[0].startswith(BOM):
+                lines[0] = lines[0][len(BOM):]  # a UTF-8 byte order mark is not part of the first record
+            split = _Split(label, partial(hadoop_lines_before, path, offset), seen)
+            runs.append((lines, split.locate))
+            seen += len(lines)
+            start = k
+        yield runs
+
+
+def _range_runs(batches: Iterator[pa.RecordBatch], label: str, path: str) -> Iterator[list[Run]]:
+    """Runs read by this task from its byte ranges (rows of start, end)."""
+    for batch in batches:
+        for start, end in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True):
+            count_before = partial(ranges.lines_before, path, start)
+            for before, lines in ranges.chunks(path, start, end):
+                yield [(lines, _Split(label, count_before, before).locate)]
+
+
+_SELECTORS: dict[tuple[str, str], sel.Selector] = {}
+_ENGINES: dict[tuple[str, str], Engine] = {}
+
+
+def _compiled(text: str | None, dialect: str) -> sel.Selector | None:
+    if text is None:
+        return None
+    key = (text, dialect)
+    if key not in _SELECTORS:
+        _SELECTORS[key] = sel.compile(text, dialect)
+    return _SELECTORS[key]
+
+
+def _engine(text: str, dialect: str) -> Engine:
+    """The local fast NDJSON engine (jmsctl.fastpath): every line classified, selected lines kept."""
+    key = (text, dialect)
+    if key not in _ENGINES:
+        _ENGINES[key] = Engine(_compiled(text, dialect), exact=True, keep_lines=True)  # type: ignore[arg-type]
+    return _ENGINES[key]
+
+
+def _verdict_batch(runs: list[Run], selector: str, dialect: str) -> pa.RecordBatch:
+    """Runs -> VERDICTS rows, by the local fast engine (``jmsctl.fastpath``, ``jmsctl filter``'s)."""
+    engine = _engine(selector, dialect)
+    rows: list[tuple[bytes | None, int, int, str | None, str | None]] = []
+    false = unknown = 0
+    for lines, locate in runs:
+        result = engine.process(b"\n".join(lines) + b"\n")
+        rows.extend((raw, TRUE, 1, None, None) for _, raw in result.kept)
+        rows.extend((None, REJECTED, 1, locate(k), f"{field}: {reason}" if field else reason) for k, _, field, reason in result.errors)
+        false += result.false
+        unknown += result.unknown
+    for verdict, count in ((FALSE, false), (UNKNOWN, unknown)):
+        if count:
+            rows.append((None, verdict, count, None, None))
+    columns: list[Any] = list(zip(*rows, strict=True)) if rows else [[], [], [], [], []]
+    return pa.RecordBatch.from_arrays([pa.array(c, f.type) for c, f in zip(columns, ARROW_VERDICTS, strict=True)], schema=ARROW_VERDICTS)
+
+
+def _layout_batch(runs: list[Run], selector: str | None, dialect: str) -> pa.RecordBatch:
+    """Runs -> layout rows (with the local verdict in ``r`` when a selector is given)."""
+    compiled = _compiled(selector, dialect)
+    builder = LayoutBuilder()
+    rs: list[int] = []
+    for lines, locate in runs:
+        for k, line in enumerate(lines):
+            raw = line.rstrip(b"\r\n")
+            if not raw.strip():
+                continue
+            decoded = decode_line(raw)
+            if isinstance(decoded, RecordError):
+                builder.add_rejected(raw, locate(k), str(decoded))
+                rs.append(REJECTED)
+                continue
+            builder.add_message(raw, decoded)
+            if compiled is not None:
+                rs.append(_verdict(compiled.evaluate(decoded.selector_values())))
+    out = builder.batch()
+    return out.append_column("r", pa.array(rs, pa.int8())) if compiled is not None else out
+
+
+def _apply(batches: Iterator[pa.RecordBatch], label: str, path: str, by_range: bool, handle: Callable[[list[Run]], pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+    runs = _range_runs(batches, label, path) if by_range else _text_runs(batches, label, path)
+    for group in runs:
+        yield handle(group)
+
+
+def _verdict(result: bool | None) -> int:
+    return TRUE if result is True else FALSE if result is False else UNKNOWN
+
+
+def _lines(spark: SparkSession, source: Source) -> tuple[DataFrame, bool]:
+    """The rows the decoding step reads: byte ranges of a file this machine's workers can open
+    (local master), else lines from Spark's text source (with each line's split offset)."""
+    master = spark.sparkContext.master or ""
+    local = master.startswith("local") and not _is_uri(source.path) and os.path.isfile(source.path)
+    if local:
+        spans = ranges.plan(source.path, spark.sparkContext.defaultParallelism)
+        rdd = spark.sparkContext.parallelize(spans, len(spans))
+        return spark.createDataFrame(rdd, "start long, end long"), True
+    df = spark.read.option("lineSep", "\n").text(source.path)
+    return df.select(F.col("value").cast("binary").alias("value"), F.col("_metadata.file_block_start").alias("block")), False
+
+
+def verdict_frame(spark: SparkSession, source: Source, selector: str, dialect: str) -> DataFrame:
+    """NDJSON -> VERDICTS rows, the selector evaluated by the local fast engine inside mapInArrow."""
+    rows, by_range = _lines(spark, source)
+    handle = partial(_verdict_batch, selector=selector, dialect=dialect)
+    return rows.mapInArrow(partial(_apply, label=source.label, path=source.path, by_range=by_range, handle=handle), VERDICTS)
+
+
+def layout_frame(spark: SparkSession, source: Source, selector: str | None = None, dialect: str = "jakarta") -> DataFrame:
+    """Any source -> LAYOUT rows; with a selector, NDJSON and driver sources add the local verdict ``r``
+    (a parquet source has no Python step: the caller evaluates the native Column on it)."""
+    if source.kind == "parquet":
+        df = spark.read.parquet(source.path)
+        missing = [f.name for f in LAYOUT if f.name not in df.columns]
+        if missing:
+            raise InputError(f"{source.label}: not a jmsctl parquet dump (no column {missing[0]})")
+        return df.select(*[F.col(f.name).cast(f.dataType).alias(f.name) for f in LAYOUT])
+    if source.kind == "driver":
+        return _driver_frame(spark, source, selector, dialect)
+    rows, by_range = _lines(spark, source)
+    handle = partial(_layout_batch, selector=selector, dialect=dialect)
+    fn = partial(_apply, label=source.label, path=source.path, by_range=by_range, handle=handle)
+    return rows.mapInArrow(fn, LAYOUT if selector is None else WITH_VERDICT)
+
+
+def _driver_frame(spark: SparkSession, source: Source, selector: str | None, dialect: str) -> DataFrame:
+    compiled = _compiled(selector, dialect)
+    builder = LayoutBuilder()
+    rs: list[int] = []
+    for record in read_records(source.path):
+        if record.message is None:
+            assert record.error is not None
+            builder.add_rejected(record.raw, record.location, str(record.error))
+            rs.append(REJECTED)
+            continue
+        builder.add_message(record_json(record), record.message)
+        if compiled is not None:
+            rs.append(_verdict(compiled.evaluate(record.message.selector_values())))
+    table = pa.Table.from_batches([builder.batch()])
+    schema = LAYOUT
+    if compiled is not None:
+        table = table.append_column("r", pa.array(rs, pa.int8()))
+        schema = WITH_VERDICT
+    return spark.createDataFrame(table, schema=schema)
+
+
+def native_verdict(condition: Column) -> Column:
+    """The verdict code of a layout row under a native selector Column (rejected rows first)."""
+    return (
+        F.when(F.col("error").isNotNull(), F.lit(REJECTED))
+        .when(condition, F.lit(TRUE))
+        .when(~condition, F.lit(FALSE))
+        .otherwise(F.lit(UNKNOWN))
+        .cast("tinyint")
+    )
+
+
+__all__ = ["Source", "decode_line", "hadoop_lines_before", "layout_frame", "native_verdict", "plan_inputs", "verdict_frame"]
