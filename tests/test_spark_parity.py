@@ -1,6 +1,8 @@
 """The Spark backend gives the local engine's answer: every corpus case, and generated selectors and
 messages, evaluated by the native Column (jmsctl/spark/compiler.py) on messages read through the
-NDJSON ingest (jmsctl/spark/ingest.py), with ANSI mode on and off.
+NDJSON ingest (jmsctl/spark/ingest.py), with ANSI mode on and off, and once more with the forms
+that ordinary selectors rarely reach forced on every selector (arithmetic run by the stack
+machine, properties looked up once in a lambda).
 
 Batched: the messages of all cases are one NDJSON file, read once and cached; the selectors are
 compiled once per distinct (selector, dialect) and evaluated in chunks, one CASE over the group id
@@ -42,8 +44,12 @@ from tests.strategies import conditions, messages
 
 HERE = Path(__file__).parent
 CORPUS = sorted((HERE / "conformance").glob("*.jsonl")) + sorted((HERE / "corpus").glob("*.jsonl"))
-CHUNK = int(os.environ.get("JMSCTL_SPARK_CHUNK", "40"))  # selector groups per Spark job
-ANSI = ("true", "false")
+CHUNK = int(os.environ.get("JMSCTL_SPARK_CHUNK", "100"))  # selector groups per Spark job
+# (ANSI mode, compile options): the default forms under both ANSI modes, and the forms ordinary
+# selectors rarely reach, forced: arithmetic run by the stack machine, properties looked up once.
+DEFAULT: dict[str, int] = {}
+FORCED = {"inline_ops": 0, "shared_lookups": 0}
+VARIANTS = (("true", DEFAULT), ("false", DEFAULT), ("true", FORCED))
 HEADER_NAMES = ("JMSPriority", "JMSTimestamp", "JMSType", "JMSDeliveryMode", "JMSMessageID", "JMSCorrelationID")
 
 
@@ -84,8 +90,8 @@ def corpus_cases() -> list[Case]:
     return cases
 
 
-def evaluate(spark: Any, tmp_path: Path, cases: list[Case], ansi_modes: tuple[str, ...] = ANSI) -> dict[str, list[str]]:
-    """Spark's answer for every case, per ANSI mode; returns the mismatches per mode."""
+def evaluate(spark: Any, tmp_path: Path, cases: list[Case], variants: tuple[tuple[str, dict[str, int]], ...] = VARIANTS) -> dict[str, list[str]]:
+    """Spark's answer for every case, per variant (ANSI mode, compile options); the mismatches per variant."""
     dump = tmp_path / "cases.ndjson"
     dump.write_bytes(b"".join(c.line + b"\n" for c in cases))
     rows = layout_frame(spark, Source(str(dump), str(dump), "ndjson")).withColumn("row", F.monotonically_increasing_id())
@@ -96,12 +102,18 @@ def evaluate(spark: Any, tmp_path: Path, cases: list[Case], ansi_modes: tuple[st
     case_group = [groups.setdefault((c.text, c.dialect), len(groups)) for c in cases]
     gid_of = spark.createDataFrame([(row_id, case_group[index[row_id]]) for row_id in order], "row long, gid int")
     table = rows.join(F.broadcast(gid_of), "row").cache()
-    columns = {g: compile_column(sel.analyze(text).ast, dialect) for (text, dialect), g in groups.items()}
+    asts = {g: sel.analyze(text).ast for (text, _), g in groups.items()}
+    dialects = {g: dialect for (_, dialect), g in groups.items()}
     mismatches: dict[str, list[str]] = {}
+    compiled: dict[tuple[tuple[str, int], ...], dict[int, Any]] = {}
     previous = spark.conf.get("spark.sql.ansi.enabled")
     try:
-        for ansi in ansi_modes:
+        for ansi, options in variants:
             spark.conf.set("spark.sql.ansi.enabled", ansi)
+            key = tuple(sorted(options.items()))
+            if key not in compiled:
+                compiled[key] = {g: compile_column(ast, dialects[g], **options) for g, ast in asts.items()}
+            columns = compiled[key]
             got: dict[int, Any] = {}
             for lo in range(0, len(groups), CHUNK):
                 chunk = range(lo, min(lo + CHUNK, len(groups)))
@@ -116,7 +128,7 @@ def evaluate(spark: Any, tmp_path: Path, cases: list[Case], ansi_modes: tuple[st
                 if got[row_id] is not case.expected:
                     bad.append(f"{case.label} [{case.dialect}] {case.text!r} on {case.line.decode()}: "
                                f"spark {tri_name(got[row_id])}, local {tri_name(case.expected)}")
-            mismatches[ansi] = bad
+            mismatches[f"ANSI {ansi} {options or 'default forms'}"] = bad
     finally:
         spark.conf.set("spark.sql.ansi.enabled", previous)
         table.unpersist()
@@ -127,8 +139,8 @@ def test_every_corpus_case_gives_the_local_answer(spark: Any, tmp_path: Path) ->
     cases = corpus_cases()
     assert len(cases) > 8000, len(cases)
     mismatches = evaluate(spark, tmp_path, cases)
-    for ansi, bad in mismatches.items():
-        assert not bad, f"ANSI {ansi}: {len(bad)} of {len(cases)} cases differ:\n" + "\n".join(bad[:30])
+    for variant, bad in mismatches.items():
+        assert not bad, f"{variant}: {len(bad)} of {len(cases)} cases differ:\n" + "\n".join(bad[:30])
 
 
 # ----- generated selectors and messages ------------------------------------------------------
@@ -168,5 +180,5 @@ def test_generated_selectors_and_messages_give_the_local_answer(spark: Any, tmp_
     cases = generated_cases(int(os.environ.get("JMSCTL_SPARK_EXAMPLES", "300")))
     assert len(cases) >= 100
     mismatches = evaluate(spark, tmp_path, cases)
-    for ansi, bad in mismatches.items():
-        assert not bad, f"ANSI {ansi}: {len(bad)} of {len(cases)} generated cases differ:\n" + "\n".join(sorted(bad, key=len)[:20])
+    for variant, bad in mismatches.items():
+        assert not bad, f"{variant}: {len(bad)} of {len(cases)} generated cases differ:\n" + "\n".join(sorted(bad, key=len)[:20])

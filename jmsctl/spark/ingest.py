@@ -82,7 +82,7 @@ def plan_inputs(paths: Iterable[str]) -> tuple[list[Source], list[str]]:
         elif os.path.isdir(path):
             entries = sorted(e for e in os.listdir(path) if not e.startswith((".", "_")))
             files = [os.path.join(path, e) for e in entries if os.path.isfile(os.path.join(path, e))]
-            if not files:
+            if not files and not os.path.exists(os.path.join(path, "_SUCCESS")):  # an empty Spark output is no error
                 errors.append(f"{path}: a directory without data files")
             for file in files:
                 _classify(file, sources, errors)
@@ -108,16 +108,20 @@ def _classify(path: str, sources: list[Source], errors: list[str]) -> None:
 
 
 def _not_line_oriented(path: str) -> bool:
-    """A JSON array, or one pretty-printed object: the loader's own test on the first bytes/line."""
+    """A JSON array, or one pretty-printed object: the local loader's own tests (``read_records``),
+    on the first 64 bytes and on the first line."""
     opener: Any = gzip.open if path.endswith(".gz") else open
     with opener(path, "rb") as f:
-        first = f.readline(1 << 20)
+        head = f.read(64).lstrip()
+        if head.startswith(BOM):
+            head = head[len(BOM):].lstrip()
+        if head.startswith(b"["):
+            return True
+        f.seek(0)
+        first = f.readline()
     if first.startswith(BOM):
         first = first[len(BOM):]
-    stripped = first.strip()
-    if stripped.startswith(b"["):
-        return True
-    if not stripped:
+    if not first.strip():
         return False
     try:
         parse_json(first)

@@ -201,7 +201,11 @@ def make_identifier(name: str) -> Val:
         if jt is JType.STRING:
             return Val(kinds, t, s=col, null=col.isNull(), small=True)
         return Val(kinds, t, i=col.cast("bigint"), null=col.isNull(), small=True)
-    entry = F.col(PROPERTIES).getItem(name)
+    return property_value(F.col(PROPERTIES).getItem(name))
+
+
+def property_value(entry: Column) -> Val:
+    """A property read from its layout struct (``properties[name]``, or that struct bound once)."""
     t = entry.getField("t")
     return Val(
         ANY_PROPERTY,
