@@ -10,6 +10,7 @@ import gzip
 import io
 import json
 import sys
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
@@ -17,7 +18,33 @@ from typing import IO, Any
 import orjson
 
 from jmsctl.messages.decode import AmbiguousNumber, RecordError, WrittenFloat, decode_message
+from jmsctl.messages.jsonkeys import first_duplicate_key, first_duplicate_key_per_item, unique_keys_proved
 from jmsctl.messages.model import Message
+
+MAX_RECORD_SIZE = 16 * 1024 * 1024
+"""Default maximum size of one record, in bytes: an NDJSON line not counting its "\n", or a whole
+JSON array or pretty-printed object (those are parsed whole). A larger record is rejected
+(``record_too_large``) without being held in memory, so reading never holds much more than this."""
+
+
+def record_too_large(size: int, limit: int) -> RecordError:
+    """The rejection of a record of ``size`` bytes over the maximum ``limit`` (one wording for
+    every reader of records, the fast filter included)."""
+    return RecordError("", f"record too large: {size:,} bytes, more than the maximum record size of {limit:,} bytes (--max-record-size)")
+
+
+def duplicate_key(field: str, key: str) -> RecordError:
+    """The rejection of a record whose object repeats ``key`` (``field``: the repeated member's path)."""
+    return RecordError(field, f"duplicate key {json.dumps(key, ensure_ascii=False)}: readers differ on which value a repeated key has")
+
+
+def duplicate_key_error(raw: bytes, parsed: Any) -> RecordError | None:
+    """The duplicate-key rejection of one record, or None; ``parsed`` is orjson's reading of ``raw``
+    (a cheap proof of unique keys for the usual record, the exact scan otherwise)."""
+    if unique_keys_proved(raw, parsed):
+        return None
+    found = first_duplicate_key(raw)
+    return None if found is None else duplicate_key(*found)
 
 
 @dataclass(frozen=True)
@@ -54,12 +81,22 @@ def parse_json_exact(data: bytes) -> Any:
     """The standard library's parser: integers of any size stay integers, and numbers written
     with a fraction or exponent are marked (WrittenFloat). Used only when orjson's reading is
     ambiguous (AmbiguousNumber), so it costs nothing on ordinary records."""
+    limit = sys.getrecursionlimit()
     try:
+        # orjson reads 1,024 levels; the C scanner here counts against the interpreter's limit.
+        sys.setrecursionlimit(limit + _ORJSON_DEPTH)
         return json.loads(data.decode("utf-8"), parse_float=WrittenFloat, parse_constant=_reject_constant)
     except UnicodeDecodeError as exc:
         raise JSONError(f"invalid UTF-8 at byte {exc.start}") from None
     except json.JSONDecodeError as exc:
         raise JSONError(str(exc)) from None
+    except RecursionError:
+        raise JSONError("nested too deeply") from None
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+_ORJSON_DEPTH = 1100
 
 
 class InputError(Exception):
@@ -87,19 +124,28 @@ def open_input(path: str) -> IO[bytes]:
 CHUNK_SIZE = 1 << 20
 
 
+@dataclass(frozen=True)
+class OversizedLine(Record):
+    """An NDJSON line longer than the maximum record size, among the chunks of ``items()``: one
+    rejected record (``error`` from ``record_too_large``), one physical line; its bytes were not kept."""
+
+
 class RecordReader(Iterator[Record]):
     """``read_records(path)``: an iterator of the records of one file, in order (NDJSON in constant
     memory). Opening and reading happen on the first ``next``: an unreadable file raises InputError
-    there.
+    there. A record larger than ``max_record_size`` bytes is rejected without being held in memory.
 
     ``items()`` is the other way to read the same file, for the fast filter: an NDJSON file comes as
     chunks of whole lines (``bytes``; each chunk ends with b"\\n" except perhaps the last one of the
     file; the first has its byte order mark removed), any other shape (JSON array, one object) as
-    Records. Use one or the other, once.
+    Records. With ``max_record_size`` (pass ``reader.max_record_size``), an NDJSON line longer than
+    that is not in any chunk: it comes, in its place, as an ``OversizedLine`` (a Record). Use one or
+    the other, once.
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, max_record_size: int = MAX_RECORD_SIZE) -> None:
         self.path = path
+        self.max_record_size = max_record_size
         self._gen: Iterator[Any] | None = None
 
     def __iter__(self) -> RecordReader:
@@ -107,13 +153,13 @@ class RecordReader(Iterator[Record]):
 
     def __next__(self) -> Record:
         if self._gen is None:
-            self._gen = _read(self.path, None)
+            self._gen = _read(self.path, None, self.max_record_size)
         return next(self._gen)  # type: ignore[no-any-return]
 
-    def items(self, chunk_size: int = CHUNK_SIZE) -> Iterator[Record | bytes]:
+    def items(self, chunk_size: int = CHUNK_SIZE, max_record_size: int | None = None) -> Iterator[Record | bytes]:
         if self._gen is not None:
             raise RuntimeError("items() after iteration started")
-        self._gen = _read(self.path, chunk_size)
+        self._gen = _read(self.path, chunk_size, self.max_record_size, max_record_size)
         return self._gen
 
     def close(self) -> None:
@@ -121,12 +167,12 @@ class RecordReader(Iterator[Record]):
             self._gen.close()  # type: ignore[attr-defined]
 
 
-def read_records(path: str) -> RecordReader:
-    """Every record of a file, in order; NDJSON in constant memory."""
-    return RecordReader(path)
+def read_records(path: str, max_record_size: int = MAX_RECORD_SIZE) -> RecordReader:
+    """Every record of a file, in order; NDJSON in constant memory, no record over ``max_record_size`` bytes held."""
+    return RecordReader(path, max_record_size)
 
 
-def _read(path: str, chunk_size: int | None) -> Iterator[Any]:
+def _read(path: str, chunk_size: int | None, limit: int, chunk_limit: int | None = None) -> Iterator[Any]:
     stream = open_input(path)
     name = "<stdin>" if path == "-" else path
     try:
@@ -135,19 +181,62 @@ def _read(path: str, chunk_size: int | None) -> Iterator[Any]:
         if head.startswith(b"\xef\xbb\xbf"):
             head = head[3:].lstrip()
         if head.startswith(b"["):
-            yield from _array_records(name, buffered.read())
+            data, size = _read_bounded(buffered, limit)
+            if data is None:
+                yield Record(name, None, None, record_too_large(size, limit))
+                return
+            yield from _array_records(name, data)
             return
-        yield from _ndjson_or_object(name, buffered, chunk_size)
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+        yield from _ndjson_or_object(name, buffered, limit, chunk_size, chunk_limit)
+    except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as exc:
         raise InputError(f"{name}: cannot read: {exc}") from None
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
 
 
-def _chunks(first: bytes, stream: Any, size: int) -> Iterator[bytes]:
+def _read_bounded(stream: Any, limit: int, start: bytes = b"") -> tuple[bytes | None, int]:
+    """The rest of the stream after ``start``: (data, size), or (None, size) when it is over ``limit``
+    bytes; then it was read through in chunks (to count it) but not kept."""
+    data = start + stream.read(limit + 1 - len(start)) if len(start) <= limit else start
+    if len(data) <= limit:
+        return data, len(data)
+    size = len(data)
+    del data
+    while chunk := stream.read(CHUNK_SIZE):
+        size += len(chunk)
+    return None, size
+
+
+def _readline_bounded(stream: Any, limit: int) -> tuple[bytes | None, int]:
+    """One line with its terminator, and its size (bytes before the "\\n"); the line is None when its
+    size is over ``limit``: it was then read through to its end but not kept. (b"", 0) at the end."""
+    line = stream.readline(limit + 1)
+    if line.endswith(b"\n"):
+        return line, len(line) - 1
+    if len(line) <= limit:
+        return line, len(line)
+    size = len(line)
+    del line
+    while True:
+        part = stream.readline(CHUNK_SIZE)
+        if part.endswith(b"\n"):
+            return None, size + len(part) - 1
+        if not part:
+            return None, size
+        size += len(part)
+
+
+def _chunks(first: bytes, stream: Any, size: int, name: str = "", limit: int | None = None, lineno: int = 1) -> Iterator[bytes | Record]:
     """``first`` and the rest of the stream as chunks that end at a line end. ``read1``: a live
-    feed on stdin is passed on as it comes, not held back until a chunk is full."""
+    feed on stdin is passed on as it comes, not held back until a chunk is full. With ``limit``, a
+    line over it is left out of the chunks and comes as an OversizedLine in its place (named by its
+    line number: ``first`` is line ``lineno``). Reads are then at most ``limit + 1`` bytes, so that a line
+    inside one read is never over the limit, and only a line held over from earlier reads needs
+    measuring."""
+    if limit is not None:
+        yield from _limited_chunks(first, stream, min(size, limit + 1), name, limit, lineno)
+        return
     pending = [first] if first else []
     while True:
         data = stream.read1(size)
@@ -160,6 +249,51 @@ def _chunks(first: bytes, stream: Any, size: int) -> Iterator[bytes]:
         pending.append(data[: cut + 1])
         yield b"".join(pending)
         pending = [data[cut + 1 :]] if cut + 1 < len(data) else []
+    rest = b"".join(pending)
+    if rest:
+        yield rest
+
+
+def _limited_chunks(first: bytes, stream: Any, size: int, name: str, limit: int, lineno: int) -> Iterator[bytes | Record]:
+    if first.endswith(b"\n"):
+        yield first
+        lineno += 1
+        first = b""
+    pending = [first] if first else []  # the start of the line not finished yet
+    held = len(first)  # its size so far
+    skipping = False  # inside an oversized line, its start dropped
+    while True:
+        data = stream.read1(size)
+        if not data:
+            break
+        first_end = data.find(b"\n")
+        if first_end == -1:
+            held += len(data)
+            if not skipping:
+                if held > limit:
+                    pending, skipping = [], True
+                else:
+                    pending.append(data)
+            continue
+        if skipping or held + first_end > limit:
+            yield OversizedLine(f"{name}:{lineno}", None, None, record_too_large(held + first_end, limit))
+            lineno += 1
+            pending, skipping = [], False
+            data = data[first_end + 1 :]
+        cut = data.rfind(b"\n")
+        if cut == -1:
+            pending.append(data)
+            held = len(data)
+            continue
+        pending.append(data[: cut + 1])
+        chunk = b"".join(pending)
+        yield chunk
+        lineno += chunk.count(b"\n")
+        pending = [data[cut + 1 :]] if cut + 1 < len(data) else []
+        held = len(data) - cut - 1
+    if skipping:
+        yield OversizedLine(f"{name}:{lineno}", None, None, record_too_large(held, limit))
+        return
     rest = b"".join(pending)
     if rest:
         yield rest
@@ -186,8 +320,12 @@ def _array_records(name: str, data: bytes) -> Iterator[Record]:
         return
     if not isinstance(items, list):  # pragma: no cover - peeked '['
         items = [items]
+    duplicates = {} if unique_keys_proved(data, items) else first_duplicate_key_per_item(data)
     exact: list[Any] | None = None
     for i, obj in enumerate(items):
+        if i in duplicates:
+            yield Record(f"{name}:[{i}]", None, None, duplicate_key(*duplicates[i]))
+            continue
         try:
             yield _decode(f"{name}:[{i}]", None, obj)
         except AmbiguousNumber:
@@ -195,32 +333,49 @@ def _array_records(name: str, data: bytes) -> Iterator[Record]:
             yield _decode(f"{name}:[{i}]", None, exact[i])
 
 
-def _ndjson_or_object(name: str, stream: Any, chunk_size: int | None = None) -> Iterator[Any]:
-    first = stream.readline()
-    if first.startswith(b"\xef\xbb\xbf"):
-        first = first[3:]  # a UTF-8 byte order mark is not part of the first record
-    try:
-        obj = parse_json(first) if first.strip() else None
-    except JSONError:
-        if first.rstrip()[-1:] in (b"{", b"[", b",", b":"):
-            # The opening line of one pretty-printed object: the file is that single object.
-            yield from _single_object(name, first + stream.read())
-            return
-        obj = _INVALID  # a broken NDJSON record: report it and go on with the next lines
+def _ndjson_or_object(name: str, stream: Any, limit: int, chunk_size: int | None = None, chunk_limit: int | None = None) -> Iterator[Any]:
+    line_limit = limit if chunk_size is None else chunk_limit
+    first, first_size = _readline_bounded(stream, line_limit) if line_limit is not None else (stream.readline(), 0)
+    first_lineno = 1
+    if first is None:  # an oversized first line: an NDJSON record (a document's first line is short)
+        yield OversizedLine(f"{name}:1", None, None, record_too_large(first_size, limit if line_limit is None else line_limit))
+        first, first_lineno = b"", 2
+        obj: Any = _INVALID
+    else:
+        if first.startswith(b"\xef\xbb\xbf"):
+            first = first[3:]  # a UTF-8 byte order mark is not part of the first record
+        try:
+            obj = parse_json(first) if first.strip() else None
+        except JSONError:
+            if first.rstrip()[-1:] in (b"{", b"[", b",", b":"):
+                # The opening line of one pretty-printed object: the file is that single object.
+                data, size = _read_bounded(stream, limit, first)
+                if data is None:
+                    yield Record(f"{name}:1", None, None, record_too_large(size, limit))
+                    return
+                yield from _single_object(name, data)
+                return
+            obj = _INVALID  # a broken NDJSON record: report it and go on with the next lines
     if chunk_size is not None:
-        yield from _chunks(first, stream, chunk_size)
+        yield from _chunks(first, stream, chunk_size, name, chunk_limit, first_lineno)
         return
     lineno = 1
-    line = first
-    while line:
-        raw = line.rstrip(b"\r\n")
-        if raw.strip():
-            if lineno == 1 and obj is not _INVALID:
-                yield _decode(f"{name}:{lineno}", raw, obj)
-            else:
-                yield _line(name, lineno, raw)
+    line: bytes | None = first
+    size = 0
+    while True:
+        if line is None:
+            yield OversizedLine(f"{name}:{lineno}", None, None, record_too_large(size, limit))
+        else:
+            raw = line.rstrip(b"\r\n")
+            if raw.strip():
+                if lineno == 1 and obj is not _INVALID:
+                    yield _parsed_line(f"{name}:1", raw, obj)
+                else:
+                    yield _line(name, lineno, raw)
         lineno += 1
-        line = stream.readline()
+        line, size = _readline_bounded(stream, limit)
+        if line == b"":
+            return
 
 
 _INVALID = object()
@@ -234,6 +389,10 @@ def _single_object(name: str, data: bytes) -> Iterator[Record]:
         yield Record(f"{name}:1", None, None, RecordError("", f"invalid JSON: {exc}"))
         return
     location = f"{name}:[0]" if isinstance(whole, dict) else name
+    duplicate = duplicate_key_error(data, whole)
+    if duplicate is not None:
+        yield Record(location, None, None, duplicate)
+        return
     try:
         yield _decode(location, None, whole)
     except AmbiguousNumber:
@@ -241,9 +400,17 @@ def _single_object(name: str, data: bytes) -> Iterator[Record]:
 
 
 def _line(name: str, lineno: int, raw: bytes) -> Record:
+    """One NDJSON line (without its terminator) -> its record: the judge of every line."""
     location = f"{name}:{lineno}"
     try:
         obj = parse_json(raw)
     except JSONError as exc:
         return Record(location, raw, None, RecordError("", f"invalid JSON: {exc}"))
+    return _parsed_line(location, raw, obj)
+
+
+def _parsed_line(location: str, raw: bytes, obj: Any) -> Record:
+    duplicate = duplicate_key_error(raw, obj)
+    if duplicate is not None:
+        return Record(location, raw, None, duplicate)
     return _decode(location, raw, obj)

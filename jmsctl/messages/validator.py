@@ -38,7 +38,7 @@ class Code(NamedTuple):
 
 
 CODES: dict[str, Code] = {
-    "R001": Code(ERROR, "record", "invalid JSON or invalid UTF-8: the record cannot be read"),
+    "R001": Code(ERROR, "record", "invalid JSON, invalid UTF-8, or over the maximum record size: the record cannot be read"),
     "R002": Code(ERROR, "record", "not a message: not a JSON object, an unknown top-level key, a type or body that do not match"),
     "R003": Code(ERROR, "record", "invalid header: unknown header name, or a value of the wrong type or range"),
     "R004": Code(ERROR, "record", "invalid property value: wrong shape, unknown type, or out of the type's range"),
@@ -275,7 +275,7 @@ def check_record(record: Record, schema: Schema | None = None) -> list[Finding]:
     """The findings for one loader record: its rejection (R...), or the checks of its message."""
     if record.error is not None:
         err = record.error
-        if not err.field and err.reason.startswith("invalid JSON"):
+        if not err.field and err.reason.startswith(("invalid JSON", "record too large")):
             code = "R001"
         elif err.field.startswith("headers."):
             code = "R003"
