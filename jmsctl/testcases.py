@@ -16,6 +16,7 @@ import orjson
 from jmsctl import selector as sel
 from jmsctl.diagnostics import locate
 from jmsctl.messages.decode import RecordError, decode_message
+from jmsctl.messages.loader import opened
 from jmsctl.values import tri_name
 
 EXPECTATIONS = ("match", "nomatch", "error", "valid")
@@ -92,8 +93,9 @@ def _check_error_details(case: dict[str, Any], first: Any, text: str, result: An
 
 
 def read_cases(path: str) -> Iterator[tuple[str, Any]]:
-    """(location, parsed case or None) for every non-blank line; None means invalid JSON."""
-    with open(path, "rb") as f:
+    """(location, parsed case or InvalidLine) for every non-blank line (.gz read as such); a file
+    that cannot be read raises InputError."""
+    with opened(path) as f:
         for lineno, line in enumerate(f, 1):
             if not line.strip():
                 continue

@@ -12,6 +12,7 @@ import json
 import sys
 import zlib
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -119,6 +120,20 @@ def open_input(path: str) -> IO[bytes]:
         raise InputError(f"{path}: permission denied") from None
     except OSError as exc:
         raise InputError(f"{path}: {exc.strerror or exc}") from None
+
+
+@contextmanager
+def opened(path: str) -> Iterator[IO[bytes]]:
+    """``open_input`` for a reader of its own (selector and test-case files): any failure to read,
+    a truncated or corrupt .gz included, is an InputError; stdin is not closed."""
+    stream = open_input(path)
+    try:
+        yield stream
+    except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise InputError(f"{'<stdin>' if path == '-' else path}: cannot read: {exc}") from None
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
 
 
 CHUNK_SIZE = 1 << 20

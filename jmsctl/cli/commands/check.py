@@ -11,7 +11,6 @@ import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, Optional
 
 import orjson
@@ -20,6 +19,7 @@ from rich.console import Console
 
 from jmsctl import selector as sel
 from jmsctl.cli.render import Format, Source, concise, console, diagnostic_json, github, print_full
+from jmsctl.messages.loader import InputError, opened
 
 
 def _from_lines(name: str, text: str) -> list[Source]:
@@ -36,13 +36,16 @@ def _read(path: str) -> str:
     name = "<stdin>" if path == "-" else path
     try:
         if path != "-":
-            return Path(path).read_text(encoding="utf-8")
+            with opened(path) as f:
+                return f.read().decode("utf-8")
         if sys.stdin is None:
             raise _IOFailure("<stdin>: closed")
         raw = getattr(sys.stdin, "buffer", None)
         return raw.read().decode("utf-8") if raw is not None else sys.stdin.read()
     except UnicodeDecodeError:
         raise _IOFailure(f"{name}: not UTF-8 text") from None
+    except InputError as exc:
+        raise _IOFailure(str(exc)) from None
     except OSError as exc:
         raise _IOFailure(f"{name}: {exc.strerror or exc}") from None
 

@@ -10,8 +10,9 @@ import typer
 from rich.tree import Tree
 
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware, write_json
+from jmsctl.cli.options import max_record_size
 from jmsctl.cli.render import Source, console, print_full
-from jmsctl.messages.loader import InputError, read_records
+from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, read_records
 from jmsctl.messages.model import Message
 from jmsctl.selector import DIALECTS
 from jmsctl.selector.explainer import ExplainNode, Explanation
@@ -20,13 +21,13 @@ from jmsctl.selector.explainer import explain as build_explanation
 _VALUE_STYLE = {"TRUE": "bold green", "FALSE": "bold red", "UNKNOWN": "bold yellow"}
 
 
-def load_message(spec: str) -> tuple[str, Message]:
+def load_message(spec: str, max_size: int = MAX_RECORD_SIZE) -> tuple[str, Message]:
     """``FILE`` or ``FILE:N`` (record N counting from 0, as ``show --index`` and ``file:[N]``)."""
     path, index = spec, 0
     m = re.fullmatch(r"(.*):(\d+)", spec)
     if m and m.group(1):
         path, index = m.group(1), int(m.group(2))
-    for count, record in enumerate(read_records(path)):
+    for count, record in enumerate(read_records(path, max_size)):
         if count == index:
             if record.error is not None:
                 raise InputError(f"{record.location}: {record.error}")
@@ -40,6 +41,7 @@ def explain(
     message: Optional[str] = typer.Option(None, "--message", "-m", help="FILE or FILE:N (record N, counting from 0): evaluate on that message."),  # noqa: UP045
     output_format: str = typer.Option("text", "--format", help="text or json."),
     dialect: str = typer.Option("jakarta", "--dialect", help="jakarta (default) or ibm (SEMANTICS.md section 5)."),
+    max_size: int = max_record_size(),
 ) -> None:
     """Explain a selector; exit 0 explained, 1 invalid selector, 2 usage or I/O error."""
     err = console(stderr=True)
@@ -50,7 +52,7 @@ def explain(
     msg = None
     if message is not None:
         try:
-            location, msg = load_message(message)
+            location, msg = load_message(message, max_size)
         except InputError as exc:
             err.print(f"jmsctl explain: {exc}", markup=False)
             raise typer.Exit(2) from None

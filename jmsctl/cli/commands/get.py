@@ -13,9 +13,10 @@ from enum import Enum
 
 import typer
 
+from jmsctl.cli.options import max_record_size
 from jmsctl.exceptions import MessageFormatException, NullPointerException, NumberFormatException
 from jmsctl.messages.conversion import java_to_string, read_as, read_object
-from jmsctl.messages.loader import InputError, read_records
+from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, read_records
 from jmsctl.messages.model import Message
 from jmsctl.values import JType
 
@@ -43,10 +44,11 @@ def get(
     name: str = typer.Argument(..., metavar="NAME", help="The property name."),
     as_type: Getter = typer.Option(..., "--as", case_sensitive=False, help="The getter: boolean, byte, short, int, long, float, double, String or object."),  # noqa: B008
     index: int = typer.Option(0, "--index", "-i", min=0, help="Which message of the file (0-based)."),
+    max_size: int = max_record_size(),
 ) -> None:
     """Read property NAME of a message as get<TYPE>Property would: print the value, or the exception (exit 1)."""
     try:
-        message = _message_at(file, index)
+        message = _message_at(file, index, max_size)
     except _Failure as exc:
         sys.stderr.write(f"{PROG}: {exc}\n")
         raise typer.Exit(2) from None
@@ -69,11 +71,11 @@ def _java_print(result: object, target: JType) -> str:
     return java_to_string(None if result is None else (target, result))
 
 
-def _message_at(path: str, index: int) -> Message:
+def _message_at(path: str, index: int, max_size: int = MAX_RECORD_SIZE) -> Message:
     name = "<stdin>" if path == "-" else path
     count = 0
     try:
-        for record in read_records(path):
+        for record in read_records(path, max_size):
             if count == index:
                 if record.error is not None:
                     raise _Failure(f"{record.location}: {record.error}")

@@ -24,9 +24,10 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
+from jmsctl.cli.options import max_record_size
 from jmsctl.cli.render import console
 from jmsctl.messages.encode import message_json
-from jmsctl.messages.loader import InputError, Record, read_records
+from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, Record, read_records
 from jmsctl.messages.printer import BodyView, EntryRow, MessageView, hex_text, message_view, visible
 
 PROG = "jmsctl show"
@@ -46,6 +47,7 @@ def show(
     output_format: ShowFormat = typer.Option(  # noqa: B008
         ShowFormat.pretty, "--format", help="pretty (for a person) or json (one typed FORMAT.md object a line, with location)."
     ),
+    max_size: int = max_record_size(),
 ) -> None:
     """Pretty-print messages. Exit 0 shown, 1 no record selected by --index/--id, 2 rejected record or unreadable file."""
     err = console(stderr=True)
@@ -57,7 +59,7 @@ def show(
     first_skipped = ""
     for path in files:
         try:
-            for record in _selected(path, index):
+            for record in _selected(path, index, max_size):
                 if message_id is not None:
                     if record.message is None:
                         skipped += 1
@@ -80,10 +82,10 @@ def show(
     raise typer.Exit(2 if failed else 0 if selected or (index is None and message_id is None) else 1)
 
 
-def _selected(path: str, index: int | None) -> Iterator[Record]:
+def _selected(path: str, index: int | None, max_size: int = MAX_RECORD_SIZE) -> Iterator[Record]:
     """Every record of the file, or only record ``index``; a short file is reported to stderr."""
     count = 0
-    for count, record in enumerate(read_records(path), 1):
+    for count, record in enumerate(read_records(path, max_size), 1):
         if index is None or count - 1 == index:
             yield record
             if index is not None:

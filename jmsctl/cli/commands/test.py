@@ -9,6 +9,7 @@ import typer
 
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware, write_json
 from jmsctl.cli.render import console
+from jmsctl.messages.loader import InputError
 from jmsctl.testcases import CaseResult, InvalidLine, read_cases, run_case
 
 
@@ -23,8 +24,8 @@ def test(
     for path in files:
         try:
             results.extend(_run_file(path))
-        except OSError as exc:
-            err.print(f"jmsctl test: {path}: {exc.strerror or exc}", markup=False)
+        except InputError as exc:
+            err.print(f"jmsctl test: {exc}", markup=False)
             raise typer.Exit(2) from None
     failed = [r for r in results if not r.passed]
     passed = len(results) - len(failed)

@@ -18,8 +18,9 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from jmsctl.cli.options import max_record_size
 from jmsctl.cli.render import Format, _gh_escape, console
-from jmsctl.messages.loader import InputError, read_records
+from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, read_records
 from jmsctl.messages.validator import Finding, Schema, SchemaError, Summary, parse_schema, validate
 
 PROG = "jmsctl validate"
@@ -88,6 +89,7 @@ def validate_command(
         None, "--schema", metavar="SCHEMA.json", help="A JSON object property name -> getter type (boolean byte short int long float double String object)."
     ),
     output_format: Format = typer.Option(Format.full, "--format", help="full (readable, summary table), concise, json or github annotations."),  # noqa: B008
+    max_size: int = max_record_size(),
 ) -> None:
     """Check messages: property names, values, headers, and with --schema the getters. Exit 0 clean (warnings allowed), 1 any error, 2 unreadable input."""
     schema: Schema | None = None
@@ -98,7 +100,7 @@ def validate_command(
             for problem in exc.problems:
                 _stderr(f"{PROG}: {schema_path}: {problem}")
             raise typer.Exit(2) from None
-    raise typer.Exit(_run(files, schema, output_format))
+    raise typer.Exit(_run(files, schema, output_format, max_size))
 
 
 def _load_schema(path: str) -> Schema:
@@ -118,7 +120,7 @@ def _stderr(text: str) -> None:
     sys.stderr.flush()
 
 
-def _run(files: list[str], schema: Schema | None, fmt: Format) -> int:
+def _run(files: list[str], schema: Schema | None, fmt: Format, max_size: int = MAX_RECORD_SIZE) -> int:
     summary = Summary()
     failures: list[str] = []
     con = console()
@@ -129,7 +131,7 @@ def _run(files: list[str], schema: Schema | None, fmt: Format) -> int:
         out.write('{"findings": [')
     for path in files:
         try:
-            for f in validate(read_records(path), schema, summary):
+            for f in validate(read_records(path, max_size), schema, summary):
                 if fmt is Format.json:
                     out.write(("\n" if first else ",\n") + orjson.dumps(finding_json(f)).decode())
                     first = False
