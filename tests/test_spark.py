@@ -30,7 +30,8 @@ from jmsctl import selector as sel
 from jmsctl.cli.app import app
 from jmsctl.filter import Counts, record_json, select
 from jmsctl.messages.decode import decode_message
-from jmsctl.messages.loader import read_records
+from jmsctl.messages.loader import MAX_RECORD_SIZE, read_records
+from jmsctl.spark import ranges
 from jmsctl.spark.compiler import compile_column
 from jmsctl.spark.ingest import Source, layout_frame, plan_inputs
 from jmsctl.spark.job import Output, physical_plan, run_convert, run_filter
@@ -54,11 +55,11 @@ def run(*args: str) -> Any:
     return runner.invoke(app, ["spark", *args])
 
 
-def local_filter(selector: str, paths: list[str]) -> tuple[bytes, Counts, list[tuple[str, str]]]:
+def local_filter(selector: str, paths: list[str], max_record_size: int = MAX_RECORD_SIZE) -> tuple[bytes, Counts, list[tuple[str, str]]]:
     """What ``jmsctl filter`` writes and counts (the library under it), and its rejected records."""
     counts = Counts()
     rejected: list[tuple[str, str]] = []
-    records = itertools.chain.from_iterable(read_records(p) for p in paths)
+    records = itertools.chain.from_iterable(read_records(p, max_record_size) for p in paths)
     out = b"".join(record_json(r) + b"\n" for r in select(sel.compile(selector), records, counts,
                                                            on_rejected=lambda r: rejected.append((r.location, str(r.error)))))
     return out, counts, rejected
@@ -242,20 +243,47 @@ def _exact(view: dict[str, Any]) -> dict[str, Any]:
     return {name: (t, repr(v)) for name, (t, v) in view.items()}
 
 
-def test_rejected_records_are_located_by_line_across_file_splits(spark: Any, tmp_path: Path) -> None:
+HOSTILE_LINES = [
+    b'{"headers": {"JMSType": "car"}, "properties": {"color": "blue", "color": "red", "weight": 2600}}',  # duplicate key
+    b'{"headers": {"JMSType": "car"}, "properties": {"color": "blue", "weight": 2600}}\r',  # CRLF: selected
+    b"",  # a blank line is no record
+    b'{"headers": {"JMSType": "car"}, "properties": {"color": "blue", "weight": 2600, "pad": "' + b"x" * 5000 + b'"}}',  # too large
+    b'{"properties": {"n": 99999999999999999999}}',  # beyond 64 bits
+    b'{"headers": {"JMSType": "car"}, "properties": {"\\u0063olor": "blue", "weight": 2601}}',  # an escaped name: selected
+]
+
+
+@pytest.mark.parametrize("reader", ["ranges", "text source"])
+@pytest.mark.parametrize("engine", ["local", "native"])
+def test_rejected_records_are_located_by_line_across_file_splits(
+    spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reader: str, engine: str
+) -> None:
+    """Both ways of reading NDJSON, cut into many pieces, give the local loader's counts and
+    rejections: byte ranges read by the workers (local master), and Spark's text source (a
+    ``file://`` URI, as any path on a cluster), with lines that end in CR, are blank, repeat a key,
+    are longer than the maximum record size or cross the pieces' boundaries."""
     good = (SAMPLES / "orders-small.ndjson").read_bytes().splitlines()
-    bad = (SAMPLES / "bad-records.ndjson").read_bytes().splitlines()
+    bad = HOSTILE_LINES + (SAMPLES / "bad-records.ndjson").read_bytes().splitlines()
     dump = tmp_path / "split.ndjson"
-    dump.write_bytes(b"".join(line + b"\n" for pair in zip(good * 4, itertools.cycle(bad)) for line in pair))
+    dump.write_bytes(b"".join(line + b"\n" for pair in zip(good * 10, itertools.cycle(bad)) for line in pair))
+    limit = 4000
+    path = str(dump)
+    if reader == "ranges":
+        monkeypatch.setattr(ranges, "MIN_RANGE", 1024)  # the driver plans 2 ranges per core, cut mid-line
+    else:
+        path = "file://" + path
     previous = spark.conf.get("spark.sql.files.maxPartitionBytes")
     spark.conf.set("spark.sql.files.maxPartitionBytes", "4096")  # many splits, most not at a line start
     try:
-        report = run_filter(spark, sel.compile(JAVADOC), [str(dump)])
+        report = run_filter(spark, sel.compile(JAVADOC), [path], engine=engine, max_record_size=limit)
     finally:
         spark.conf.set("spark.sql.files.maxPartitionBytes", previous)
-    _, counts, rejected = local_filter(JAVADOC, [str(dump)])
+    _, counts, rejected = local_filter(JAVADOC, [str(dump)], max_record_size=limit)
+    assert counts.rejected > len(HOSTILE_LINES) and counts.selected > 0
+    assert any("record too large" in reason for _, reason in rejected)
+    assert any("duplicate key" in reason for _, reason in rejected)
     assert report.counts == counts
-    assert report.rejected == rejected
+    assert [(loc.replace("file://", ""), reason) for loc, reason in report.rejected] == rejected
 
 
 def test_inputs_are_classified_by_content(tmp_path: Path) -> None:

@@ -35,8 +35,9 @@ from pyspark.sql import types as T
 from jmsctl import selector as sel
 from jmsctl.fastpath import Engine
 from jmsctl.filter import record_json
-from jmsctl.messages.decode import AmbiguousNumber, RecordError, decode_message
-from jmsctl.messages.loader import InputError, JSONError, parse_json, parse_json_exact, read_records
+from jmsctl.messages.decode import RecordError
+from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, JSONError, parse_json, read_records, record_too_large
+from jmsctl.messages.loader import _line as judge_line
 from jmsctl.messages.model import Message
 from jmsctl.spark import ranges
 from jmsctl.spark.schema import (
@@ -79,10 +80,10 @@ def plan_inputs(paths: Iterable[str]) -> tuple[list[Source], list[str]]:
         elif _is_uri(path):
             kind = "parquet" if path.rstrip("/").endswith(".parquet") or path.endswith("/") else "ndjson"
             sources.append(Source(path, path, kind))
-        elif os.path.isdir(path):
-            entries = sorted(e for e in os.listdir(path) if not e.startswith((".", "_")))
-            files = [os.path.join(path, e) for e in entries if os.path.isfile(os.path.join(path, e))]
-            if not files and not os.path.exists(os.path.join(path, "_SUCCESS")):  # an empty Spark output is no error
+        elif os.path.isdir(_local(path)):
+            entries = sorted(e for e in os.listdir(_local(path)) if not e.startswith((".", "_")))
+            files = [os.path.join(path, e) for e in entries if os.path.isfile(os.path.join(_local(path), e))]
+            if not files and not os.path.exists(os.path.join(_local(path), "_SUCCESS")):  # an empty Spark output is no error
                 errors.append(f"{path}: a directory without data files")
             for file in files:
                 _classify(file, sources, errors)
@@ -91,14 +92,22 @@ def plan_inputs(paths: Iterable[str]) -> tuple[list[Source], list[str]]:
     return sources, errors
 
 
+def _local(path: str) -> str:
+    """The file system path of a local path or ``file://`` URI. A ``file://`` NDJSON input is read by
+    Spark's text source, as on a cluster; a plain path by the workers themselves (ranges.py)."""
+    return path[len("file://"):] if path.startswith("file://") else path
+
+
 def _classify(path: str, sources: list[Source], errors: list[str]) -> None:
+    local = _local(path)
     try:
-        with open(path, "rb") as raw:
+        with open(local, "rb") as raw:
             magic = raw.read(4)
         if magic == PARQUET_MAGIC:
             sources.append(Source(path, path, "parquet"))
             return
-        sources.append(Source(path, path, "driver" if _not_line_oriented(path) else "ndjson"))
+        line_oriented = not _not_line_oriented(local)
+        sources.append(Source(path, path, "ndjson") if line_oriented else Source(path, local, "driver"))
     except FileNotFoundError:
         errors.append(f"{path}: no such file")
     except PermissionError:
@@ -133,20 +142,10 @@ def _not_line_oriented(path: str) -> bool:
 # ----- NDJSON on the executors ---------------------------------------------------------------
 
 def decode_line(raw: bytes) -> Message | RecordError:
-    """One NDJSON line -> a message or the reason it is rejected, as the local loader decides."""
-    try:
-        obj = parse_json(raw)
-    except JSONError as exc:
-        return RecordError("", f"invalid JSON: {exc}")
-    try:
-        return decode_message(obj)
-    except RecordError as err:
-        return err
-    except AmbiguousNumber:
-        try:
-            return decode_message(parse_json_exact(raw))
-        except RecordError as err:
-            return err
+    """One NDJSON line -> a message or the reason it is rejected: the local loader's judgement
+    (duplicate keys, numbers beyond 64 bits and every FORMAT.md rule included)."""
+    record = judge_line("", 0, raw)
+    return record.message if record.message is not None else record.error  # type: ignore[return-value]
 
 
 def hadoop_lines_before(path: str, offset: int) -> int | None:
@@ -169,8 +168,9 @@ def hadoop_lines_before(path: str, offset: int) -> int | None:
     return count + 1
 
 
-# A run: lines of one split or range, in order, and the location of its line k (0-based).
-Run = tuple[list[bytes], Callable[[int], str]]
+# A run: lines of one split or range, in order, and the location of its line k (0-based); or one
+# line longer than the maximum record size, as its size (ranges.chunks), located at k = 0.
+Run = tuple[list[bytes] | int, Callable[[int], str]]
 
 
 class _Split:
@@ -189,7 +189,7 @@ class _Split:
         return f"{self.label}:{self.base + self.first + k + 1}"
 
 
-def _text_runs(batches: Iterator[pa.RecordBatch], label: str, path: str) -> Iterator[list[Run]]:
+def _text_runs(batches: Iterator[pa.RecordBatch], label: str, path: str, limit: int) -> Iterator[list[Run]]:
     """Runs of the rows of Spark's text source: (line bytes, start offset of the line's split)."""
     block: int | None = None
     seen = 0
@@ -206,19 +206,21 @@ def _text_runs(batches: Iterator[pa.RecordBatch], label: str, path: str) -> Iter
             lines = values[start:k]
             if offset == 0 and seen == 0 and lines[0].startswith(BOM):
                 lines[0] = lines[0][len(BOM):]  # a UTF-8 byte order mark is not part of the first record
-            split = _Split(label, partial(hadoop_lines_before, path, offset), seen)
-            runs.append((lines, split.locate))
-            seen += len(lines)
+            count_before = partial(hadoop_lines_before, path, offset)
+            items: list[bytes | int] = lines if max(map(len, lines)) <= limit else [x if len(x) <= limit else len(x) for x in lines]
+            for run in ranges.split_oversized(items):
+                runs.append((run, _Split(label, count_before, seen).locate))
+                seen += len(run) if isinstance(run, list) else 1
             start = k
         yield runs
 
 
-def _range_runs(batches: Iterator[pa.RecordBatch], label: str, path: str) -> Iterator[list[Run]]:
+def _range_runs(batches: Iterator[pa.RecordBatch], label: str, path: str, limit: int) -> Iterator[list[Run]]:
     """Runs read by this task from its byte ranges (rows of start, end)."""
     for batch in batches:
         for start, end in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True):
             count_before = partial(ranges.lines_before, path, start)
-            for before, lines in ranges.chunks(path, start, end):
+            for before, lines in ranges.chunks(path, start, end, limit):
                 yield [(lines, _Split(label, count_before, before).locate)]
 
 
@@ -243,12 +245,15 @@ def _engine(text: str, dialect: str) -> Engine:
     return _ENGINES[key]
 
 
-def _verdict_batch(runs: list[Run], selector: str, dialect: str) -> pa.RecordBatch:
+def _verdict_batch(runs: list[Run], selector: str, dialect: str, limit: int) -> pa.RecordBatch:
     """Runs -> VERDICTS rows, by the local fast engine (``jmsctl.fastpath``, ``jmsctl filter``'s)."""
     engine = _engine(selector, dialect)
     rows: list[tuple[bytes | None, int, int, str | None, str | None]] = []
     false = unknown = 0
     for lines, locate in runs:
+        if isinstance(lines, int):
+            rows.append((None, REJECTED, 1, locate(0), str(record_too_large(lines, limit))))
+            continue
         result = engine.process(b"\n".join(lines) + b"\n")
         rows.extend((raw, TRUE, 1, None, None) for _, raw in result.kept)
         rows.extend((None, REJECTED, 1, locate(k), f"{field}: {reason}" if field else reason) for k, _, field, reason in result.errors)
@@ -261,12 +266,16 @@ def _verdict_batch(runs: list[Run], selector: str, dialect: str) -> pa.RecordBat
     return pa.RecordBatch.from_arrays([pa.array(c, f.type) for c, f in zip(columns, ARROW_VERDICTS, strict=True)], schema=ARROW_VERDICTS)
 
 
-def _layout_batch(runs: list[Run], selector: str | None, dialect: str) -> pa.RecordBatch:
+def _layout_batch(runs: list[Run], selector: str | None, dialect: str, limit: int) -> pa.RecordBatch:
     """Runs -> layout rows (with the local verdict in ``r`` when a selector is given)."""
     compiled = _compiled(selector, dialect)
     builder = LayoutBuilder()
     rs: list[int] = []
     for lines, locate in runs:
+        if isinstance(lines, int):
+            builder.add_rejected(None, locate(0), str(record_too_large(lines, limit)))
+            rs.append(REJECTED)
+            continue
         for k, line in enumerate(lines):
             raw = line.rstrip(b"\r\n")
             if not raw.strip():
@@ -283,8 +292,10 @@ def _layout_batch(runs: list[Run], selector: str | None, dialect: str) -> pa.Rec
     return out.append_column("r", pa.array(rs, pa.int8())) if compiled is not None else out
 
 
-def _apply(batches: Iterator[pa.RecordBatch], label: str, path: str, by_range: bool, handle: Callable[[list[Run]], pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-    runs = _range_runs(batches, label, path) if by_range else _text_runs(batches, label, path)
+def _apply(
+    batches: Iterator[pa.RecordBatch], label: str, path: str, by_range: bool, limit: int, handle: Callable[[list[Run]], pa.RecordBatch]
+) -> Iterator[pa.RecordBatch]:
+    runs = _range_runs(batches, label, path, limit) if by_range else _text_runs(batches, label, path, limit)
     for group in runs:
         yield handle(group)
 
@@ -306,14 +317,17 @@ def _lines(spark: SparkSession, source: Source) -> tuple[DataFrame, bool]:
     return df.select(F.col("value").cast("binary").alias("value"), F.col("_metadata.file_block_start").alias("block")), False
 
 
-def verdict_frame(spark: SparkSession, source: Source, selector: str, dialect: str) -> DataFrame:
+def verdict_frame(spark: SparkSession, source: Source, selector: str, dialect: str, max_record_size: int = MAX_RECORD_SIZE) -> DataFrame:
     """NDJSON -> VERDICTS rows, the selector evaluated by the local fast engine inside mapInArrow."""
     rows, by_range = _lines(spark, source)
-    handle = partial(_verdict_batch, selector=selector, dialect=dialect)
-    return rows.mapInArrow(partial(_apply, label=source.label, path=source.path, by_range=by_range, handle=handle), VERDICTS)
+    handle = partial(_verdict_batch, selector=selector, dialect=dialect, limit=max_record_size)
+    fn = partial(_apply, label=source.label, path=source.path, by_range=by_range, limit=max_record_size, handle=handle)
+    return rows.mapInArrow(fn, VERDICTS)
 
 
-def layout_frame(spark: SparkSession, source: Source, selector: str | None = None, dialect: str = "jakarta") -> DataFrame:
+def layout_frame(
+    spark: SparkSession, source: Source, selector: str | None = None, dialect: str = "jakarta", max_record_size: int = MAX_RECORD_SIZE
+) -> DataFrame:
     """Any source -> LAYOUT rows; with a selector, NDJSON and driver sources add the local verdict ``r``
     (a parquet source has no Python step: the caller evaluates the native Column on it)."""
     if source.kind == "parquet":
@@ -323,18 +337,18 @@ def layout_frame(spark: SparkSession, source: Source, selector: str | None = Non
             raise InputError(f"{source.label}: not a jmsctl parquet dump (no column {missing[0]})")
         return df.select(*[F.col(f.name).cast(f.dataType).alias(f.name) for f in LAYOUT])
     if source.kind == "driver":
-        return _driver_frame(spark, source, selector, dialect)
+        return _driver_frame(spark, source, selector, dialect, max_record_size)
     rows, by_range = _lines(spark, source)
-    handle = partial(_layout_batch, selector=selector, dialect=dialect)
-    fn = partial(_apply, label=source.label, path=source.path, by_range=by_range, handle=handle)
+    handle = partial(_layout_batch, selector=selector, dialect=dialect, limit=max_record_size)
+    fn = partial(_apply, label=source.label, path=source.path, by_range=by_range, limit=max_record_size, handle=handle)
     return rows.mapInArrow(fn, LAYOUT if selector is None else WITH_VERDICT)
 
 
-def _driver_frame(spark: SparkSession, source: Source, selector: str | None, dialect: str) -> DataFrame:
+def _driver_frame(spark: SparkSession, source: Source, selector: str | None, dialect: str, max_record_size: int) -> DataFrame:
     compiled = _compiled(selector, dialect)
     builder = LayoutBuilder()
     rs: list[int] = []
-    for record in read_records(source.path):
+    for record in read_records(source.path, max_record_size):
         if record.message is None:
             assert record.error is not None
             builder.add_rejected(record.raw, record.location, str(record.error))

@@ -31,6 +31,7 @@ from pyspark.sql import functions as F
 
 from jmsctl import selector as sel
 from jmsctl.filter import Counts
+from jmsctl.messages.loader import MAX_RECORD_SIZE
 from jmsctl.spark.compiler import compile_column
 from jmsctl.spark.ingest import Source, layout_frame, native_verdict, plan_inputs, verdict_frame
 from jmsctl.spark.schema import FALSE, LAYOUT, REJECTED, TRUE, UNKNOWN
@@ -87,15 +88,15 @@ def _replaceable(path: str) -> bool:
 
 # ----- frames --------------------------------------------------------------------------------
 
-def _verdicts(spark: SparkSession, source: Source, index: int, selector: sel.Selector, engine: str, layout: bool) -> DataFrame:
+def _verdicts(spark: SparkSession, source: Source, index: int, selector: sel.Selector, engine: str, layout: bool, limit: int) -> DataFrame:
     """One source's rows with ``r``, ``n`` and ``src``: layout columns when ``layout``, else raw only."""
     native = source.kind == "parquet" or (engine == "native" and source.kind == "ndjson")
     if not layout and not native and source.kind == "ndjson":
-        df = verdict_frame(spark, source, selector.text, selector.dialect)
+        df = verdict_frame(spark, source, selector.text, selector.dialect, limit)
     elif native:
-        df = layout_frame(spark, source).withColumn("r", native_verdict(compile_column(selector.ast, selector.dialect)))
+        df = layout_frame(spark, source, max_record_size=limit).withColumn("r", native_verdict(compile_column(selector.ast, selector.dialect)))
     else:
-        df = layout_frame(spark, source, selector.text, selector.dialect)
+        df = layout_frame(spark, source, selector.text, selector.dialect, limit)
     if "n" not in df.columns:
         df = df.withColumn("n", F.lit(1).cast("bigint"))
     df = df.withColumn("src", F.lit(index))
@@ -147,6 +148,7 @@ def run_filter(
     output: Output | None = None,
     output_format: str = "ndjson",
     engine: str = "local",
+    max_record_size: int = MAX_RECORD_SIZE,
 ) -> Report:
     """Filter every input; write the selected records to ``output`` (uncommitted) unless None."""
     if engine not in ENGINES:
@@ -156,7 +158,7 @@ def run_filter(
     if not sources:
         return report
     layout = output is not None and output_format == "parquet"
-    frame = _union([_verdicts(spark, s, k, selector, engine, layout) for k, s in enumerate(sources)])
+    frame = _union([_verdicts(spark, s, k, selector, engine, layout, max_record_size) for k, s in enumerate(sources)])
     metrics = _metrics(F.col("r"), F.col("n"))
     if output is None:
         row = frame.agg(*metrics).collect()[0]
@@ -172,21 +174,19 @@ def run_filter(
     return report
 
 
-def run_convert(spark: SparkSession, paths: list[str], output: Output) -> Report:
+def run_convert(spark: SparkSession, paths: list[str], output: Output, max_record_size: int = MAX_RECORD_SIZE) -> Report:
     """Every record of the inputs, rejected ones included (with their error), as parquet."""
     report = Report()
     sources, report.input_errors = plan_inputs(paths)
     if not sources:
         return report
-    frame = _union([layout_frame(spark, s).withColumn("src", F.lit(k)) for k, s in enumerate(sources)])
+    frame = _union([layout_frame(spark, s, max_record_size=max_record_size).withColumn("src", F.lit(k)) for k, s in enumerate(sources)])
     r = F.when(F.col("error").isNotNull(), F.lit(REJECTED)).otherwise(F.lit(TRUE))
     observation = Observation("jmsctl")
     observed = frame.withColumn("r", r).withColumn("n", F.lit(1)).observe(observation, *_metrics(F.col("r"), F.col("n")))
     observed.select(*LAYOUT.fieldNames()).write.parquet(output.tmp)
     _fill(report, observation.get)
     return report
-
-
 
 
 def physical_plan(df: DataFrame) -> str:

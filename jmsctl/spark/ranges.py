@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import sys
 from collections.abc import Iterator
 from typing import IO
 
@@ -54,52 +55,95 @@ def _skip_partial_line(f: IO[bytes], start: int) -> int:
         pos += len(block)
 
 
-def chunks(path: str, start: int, end: int) -> Iterator[tuple[int, list[bytes]]]:
-    """(number of lines of the range before the chunk, the chunk's lines without terminators)."""
+def chunks(path: str, start: int, end: int, limit: int | None = None) -> Iterator[tuple[int, list[bytes] | int]]:
+    """(number of lines of the range before the chunk, the chunk's lines without terminators). A
+    line longer than ``limit`` bytes comes alone, as its size (an int): measured, never held, as
+    the local loader's reader does, so that it is rejected with the same reason."""
+    tail = _Tail(sys.maxsize if limit is None else limit)
     with _open(path) as f:
         pos = 0 if start == 0 else _skip_partial_line(f, start)
         compressed = path.endswith(".gz")
         before = 0
-        carry = b""
         first = start == 0
-        while compressed or pos < end or carry:
+        while True:
             want = CHUNK if compressed else max(0, min(CHUNK, end - pos))
             data = f.read(want) if want else b""
             pos += len(data)
-            if not data:  # end of file, or of the range: finish the line in hand
-                if carry and not compressed and pos >= end:
-                    carry += _rest_of_line(f)
-                if not carry:
-                    break
-                lines = [carry]
-                carry = b""
-            else:
-                data = carry + data
-                cut = data.rfind(b"\n")
-                if cut < 0:
-                    carry = data
+            if data:
+                parts = data.split(b"\n")
+                tail.add(parts[0])
+                if len(parts) == 1:
                     continue
-                lines = data[:cut].split(b"\n")
-                carry = data[cut + 1:]
-            if first and lines and lines[0].startswith(BOM):
-                lines[0] = lines[0][len(BOM):]  # a UTF-8 byte order mark is not part of the first record
+                items: list[bytes | int] = [tail.take(), *parts[1:-1]]
+                tail.add(parts[-1])
+                if len(data) > tail.limit:
+                    items = [x if isinstance(x, int) or len(x) <= tail.limit else len(x) for x in items]
+            else:  # end of file, or of the range: finish the line in hand (it may run past the end)
+                if tail.open and not compressed and pos >= end:
+                    _finish_line(f, tail)
+                if not tail.open:
+                    break
+                items = [tail.take()]
+            if first and items and isinstance(items[0], bytes) and items[0].startswith(BOM):
+                items[0] = items[0][len(BOM):]  # a UTF-8 byte order mark is not part of the first record
             first = False
-            yield before, lines
-            before += len(lines)
+            for run in split_oversized(items):
+                yield before, run
+                before += len(run) if isinstance(run, list) else 1
+            if not data:
+                break
 
 
-def _rest_of_line(f: IO[bytes]) -> bytes:
-    out = []
-    while True:
-        block = f.read(1 << 16)
-        if not block:
-            break
+def split_oversized(items: list[bytes | int]) -> Iterator[list[bytes] | int]:
+    """Runs of whole lines, and each oversized line (its size) alone, in order."""
+    if not any(isinstance(x, int) for x in items):
+        yield items  # type: ignore[misc]
+        return
+    run: list[bytes] = []
+    for x in items:
+        if isinstance(x, int):
+            if run:
+                yield run
+                run = []
+            yield x
+        else:
+            run.append(x)
+    if run:
+        yield run
+
+
+class _Tail:
+    """The line in hand between reads: its bytes while it is within ``limit``, else only its size."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.parts: list[bytes] = []
+        self.size = 0
+
+    @property
+    def open(self) -> bool:
+        return self.size > 0
+
+    def add(self, data: bytes) -> None:
+        self.size += len(data)
+        if self.size <= self.limit:
+            self.parts.append(data)
+        elif self.parts:
+            self.parts = []
+
+    def take(self) -> bytes | int:
+        line: bytes | int = b"".join(self.parts) if self.size <= self.limit else self.size
+        self.parts, self.size = [], 0
+        return line
+
+
+def _finish_line(f: IO[bytes], tail: _Tail) -> None:
+    while block := f.read(1 << 16):
         k = block.find(b"\n")
         if k >= 0:
-            out.append(block[:k])
-            break
-        out.append(block)
-    return b"".join(out)
+            tail.add(block[:k])
+            return
+        tail.add(block)
 
 
 def lines_before(path: str, start: int) -> int:
