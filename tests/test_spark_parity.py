@@ -43,7 +43,9 @@ from jmsctl.values import tri_name
 from tests.strategies import conditions, messages
 
 HERE = Path(__file__).parent
-CORPUS = sorted((HERE / "conformance").glob("*.jsonl")) + sorted((HERE / "corpus").glob("*.jsonl"))
+# Every corpus file: the shared conformance copy, ours, and the selector tests among the samples.
+CORPUS = [*sorted((HERE / "conformance").glob("*.jsonl")), *sorted((HERE / "corpus").glob("*.jsonl")),
+          *sorted((HERE.parent / "samples").glob("*tests.jsonl"))]
 CHUNK = int(os.environ.get("JMSCTL_SPARK_CHUNK", "100"))  # selector groups per Spark job
 # (ANSI mode, compile options): the default forms under both ANSI modes, and the forms ordinary
 # selectors rarely reach, forced: arithmetic run by the stack machine, properties looked up once.
