@@ -140,17 +140,8 @@ class _Compiler:
         raise TypeError(f"not a condition: {node!r}")
 
     def _junction(self, node: n.And | n.Or, kind: type) -> Cond:
-        # Flatten left-deep chains iteratively: 'a AND b AND c' is one closure over three.
-        operands: list[n.Node] = []
-        stack: list[n.Node] = [node]
-        while stack:
-            cur = stack.pop()
-            if isinstance(cur, kind):
-                stack.append(cur.right)  # type: ignore[union-attr]
-                stack.append(cur.left)  # type: ignore[union-attr]
-            else:
-                operands.append(cur)
-        fs = tuple(self.cond(o) for o in operands)
+        # 'a AND b AND c' is one closure over three.
+        fs = tuple(self.cond(o) for o in n.chain(node))
         if kind is n.And:
             return _all_of(fs) if self.ibm else _and(fs)
         return _any_of(fs) if self.ibm else _or(fs)

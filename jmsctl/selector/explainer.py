@@ -127,7 +127,7 @@ def _tree(root: n.Node, text: str, ev: Evaluation | None, types: dict[int, JType
 
 def _explain_node(node: n.Node, text: str, ev: Evaluation | None, types: dict[int, JType | None]) -> tuple[ExplainNode, list[n.Node]]:
     """A node of the explanation (without its children yet) and the AST nodes to explain under it."""
-    operands = chain(node) if isinstance(node, (n.And, n.Or)) else list(n.children(node))
+    operands = n.chain(node) if isinstance(node, (n.And, n.Or)) else list(n.children(node))
     label = n.node_label(node)
     if isinstance(node, n.Identifier):
         label = f"{clip(node.name)} ({node.kind.value})"
@@ -145,22 +145,6 @@ def _explain_node(node: n.Node, text: str, ev: Evaluation | None, types: dict[in
 
 
 SOURCE_SHOWN = 1000  # a node's source text in the explanation is cut beyond this (nested nodes repeat it)
-
-
-def chain(node: n.And | n.Or) -> list[n.Node]:
-    """The operands of an AND (OR) chain, in source order: every AND (OR) directly under it, however
-    parenthesised, is part of the chain (the operators are associative, also in three-valued logic)."""
-    kind = type(node)
-    out: list[n.Node] = []
-    stack: list[n.Node] = [node]
-    while stack:
-        cur = stack.pop()
-        if type(cur) is kind:
-            stack.append(cur.right)  # type: ignore[union-attr]
-            stack.append(cur.left)  # type: ignore[union-attr]
-        else:
-            out.append(cur)
-    return out
 
 
 def _chain_reason(op: str, values: list[Tri]) -> str:

@@ -179,6 +179,22 @@ def children(node: Node) -> tuple[Node, ...]:
     return (node.operand, node.pattern, node.escape)
 
 
+def chain(node: And | Or) -> list[Node]:
+    """The operands of an AND (OR) chain, in source order: every AND (OR) directly under it, however
+    parenthesised, is part of the chain (the operators are associative, also in three-valued logic)."""
+    kind = type(node)
+    out: list[Node] = []
+    stack: list[Node] = [node]
+    while stack:
+        cur = stack.pop()
+        if type(cur) is kind:
+            stack.append(cur.right)  # type: ignore[union-attr]
+            stack.append(cur.left)  # type: ignore[union-attr]
+        else:
+            out.append(cur)
+    return out
+
+
 def walk(node: Node) -> list[Node]:
     """All nodes, pre-order, without recursion (deep selectors must not hit Python's stack limit)."""
     out: list[Node] = []

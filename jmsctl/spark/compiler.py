@@ -201,16 +201,7 @@ class _Compiler:
 
     def _junction(self, node: n.And | n.Or) -> Cond:
         kind = type(node)
-        operands: list[n.Node] = []
-        stack: list[n.Node] = [node]
-        while stack:  # flatten chains of one operator iteratively (10,000-term OR chains)
-            cur = stack.pop()
-            if isinstance(cur, kind):
-                stack.append(cur.right)  # type: ignore[union-attr]
-                stack.append(cur.left)  # type: ignore[union-attr]
-            else:
-                operands.append(cur)
-        conds = [self.cond(o) for o in operands]
+        conds = [self.cond(o) for o in n.chain(node)]  # 10,000-term OR chains: no recursion
         while len(conds) > 1:  # a balanced tree: Spark's expression depth stays logarithmic
             paired = [self._combine(kind, conds[k], conds[k + 1]) for k in range(0, len(conds) - 1, 2)]
             conds = paired + ([conds[-1]] if len(conds) % 2 else [])

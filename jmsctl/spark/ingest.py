@@ -154,18 +154,11 @@ def hadoop_lines_before(path: str, offset: int) -> int | None:
     before). None when the file is not readable here (a remote file system)."""
     if offset == 0:
         return 0
-    local = path[len("file://"):] if path.startswith("file://") else path
+    local = _local(path)
     if _is_uri(path) or not os.path.isfile(local):
         return None
-    count, left = 0, offset
     with open(local, "rb") as f:
-        while left > 0:
-            chunk = f.read(min(left, 1 << 22))
-            if not chunk:
-                break
-            count += chunk.count(b"\n")
-            left -= len(chunk)
-    return count + 1
+        return ranges.newlines_before(f, offset) + 1
 
 
 # A run: lines of one split or range, in order, and the location of its line k (0-based); or one

@@ -150,15 +150,18 @@ def lines_before(path: str, start: int) -> int:
     """The lines of the file before the first line of the range starting at ``start``."""
     if start == 0:
         return 0
-    count = 0
     with open(path, "rb") as f:
-        pos = _skip_partial_line(f, start)
-        f.seek(0)
-        left = pos
-        while left > 0:
-            block = f.read(min(left, 1 << 22))
-            if not block:
-                break
-            count += block.count(b"\n")
-            left -= len(block)
+        return newlines_before(f, _skip_partial_line(f, start))
+
+
+def newlines_before(f: IO[bytes], offset: int) -> int:
+    """How many line feeds the file has before byte ``offset`` (read in blocks from its start)."""
+    f.seek(0)
+    count, left = 0, offset
+    while left > 0:
+        block = f.read(min(left, 1 << 22))
+        if not block:
+            break
+        count += block.count(b"\n")
+        left -= len(block)
     return count
