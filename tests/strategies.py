@@ -11,7 +11,8 @@ from jmsctl.selector import nodes as n
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, RANGES, SHORT, STRING, to_f32
 
 NAMES = ["a", "b", "s", "flag", "f", "d", "l", "JMSPriority", "JMSType", "JMSTimestamp", "JMSDeliveryMode", "JMSXGroupSeq"]
-STRINGS = ["", "a", "ab", "blue", "car", "%", "_", "a%b", "it's", "PERSISTENT", "NON_PERSISTENT", "x\ny", "é", "😀", "12993", "5"]
+STRINGS = ["", "a", "ab", "blue", "car", "%", "_", "a%b", "it's", "PERSISTENT", "NON_PERSISTENT", "x\ny", "é", "😀", "12993", "5",
+           "a.b", "a\\b", "x\r\ny", "\u2028", "[a]$", "a*b"]  # regex metacharacters, backslash, line terminators (LIKE traps)
 F32_EDGES = [0.0, -0.0, 0.1, 0.5, 1.0, -1.0, 3.4028234663852886e38, 1.401298464324817e-45, 16777216.0, math.nan, math.inf, -math.inf]
 D_EDGES = [0.0, -0.0, 0.1, 2500.5, 1e308, 5e-324, 9007199254740993.0, math.nan, math.inf, -math.inf, -95.7]
 
@@ -98,7 +99,7 @@ def comparisons(draw, depth: int = 2):
 
 @st.composite
 def like_patterns(draw):
-    chars = draw(st.lists(st.sampled_from(["a", "b", "%", "_", "!", ".", "*", "\n", "😀"]), max_size=8))
+    chars = draw(st.lists(st.sampled_from(["a", "b", "%", "_", "!", ".", "*", "\n", "😀", "\\", "[", "]", "$", "\r", "\u2028"]), max_size=8))
     escape = draw(st.sampled_from([None, "!"]))
     out = []
     for c in chars:
