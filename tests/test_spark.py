@@ -12,6 +12,8 @@ import gzip
 import itertools
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -328,6 +330,17 @@ def test_filter_reports_rejected_records_as_the_local_filter_and_writes_nothing(
     r = run("filter", JAVADOC, inputs[0], "--output", str(tmp_path / "out"), "--skip-invalid")
     assert r.exit_code == 0 and r.stderr.strip().splitlines() == [stats(counts)]
     assert (tmp_path / "out" / "_SUCCESS").exists()
+
+
+def test_a_fresh_process_prints_only_the_counts() -> None:
+    """End to end in a new process (its own JVM): the count on stdout, and on stderr only the
+    counts line, none of the JVM's start-up banners."""
+    selector = "JMSType = 'car' AND weight > 2500"
+    proc = subprocess.run([sys.executable, "-m", "jmsctl", "spark", "filter", selector, str(SAMPLES / "orders-small.ndjson"), "--count"],
+                          capture_output=True, text=True, timeout=300)
+    _, counts, _ = local_filter(selector, [str(SAMPLES / "orders-small.ndjson")])
+    assert (proc.returncode, proc.stdout) == (0 if counts.selected else 1, f"{counts.selected}\n")
+    assert proc.stderr == stats(counts) + "\n"
 
 
 def test_filter_exit_status_and_usage(spark: Any, tmp_path: Path) -> None:

@@ -14,12 +14,15 @@ itself is shipped to them as a zip of the package (``addPyFile``) when the maste
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
 import tempfile
+import threading
 import zipfile
 from pathlib import Path
+from typing import IO
 
 from pyspark.sql import SparkSession
 
@@ -69,17 +72,59 @@ def get_session(master: str | None = None, app_name: str = "jmsctl") -> SparkSes
         raise SparkUnavailable("Java is not installed (Spark needs a JVM: install Java 17 or set JAVA_HOME)")
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    builder = SparkSession.builder.master(master or DEFAULT_MASTER).appName(app_name)
-    builder = builder.config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={_log4j_file()}")
-    for key, value in _CONFIG.items():
+    settings = {
+        "spark.master": master or DEFAULT_MASTER,
+        "spark.app.name": app_name,
+        "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={_log4j_file()}",
+        **_CONFIG,
+    }
+    builder = SparkSession.builder
+    for key, value in settings.items():
         builder = builder.config(key, value)
     try:
+        _start_context_quietly(settings)
         session = builder.getOrCreate()
     except Exception as exc:  # Py4J / JVM start-up failures come in many classes
         raise SparkUnavailable(f"Spark did not start: {exc}") from exc
     if not (master or DEFAULT_MASTER).startswith("local"):
         session.sparkContext.addPyFile(_package_zip())
     return session
+
+
+def _start_context_quietly(settings: dict[str, str]) -> None:
+    """Start the JVM with its stderr relayed line by line, without the banner every JVM of Spark 4
+    prints (``WARNING: Using incubator modules: jdk.incubator.vector``: Spark's own launcher
+    option, nothing the user can act on). pyspark's ``launch_gateway(popen_kwargs=...)`` is meant
+    for capturing the JVM's output; where it is unavailable (a gateway that already runs, as under
+    spark-submit), the builder starts the context as usual."""
+    if "PYSPARK_GATEWAY_PORT" in os.environ:
+        return
+    from pyspark import SparkConf, SparkContext
+    from pyspark.java_gateway import launch_gateway
+
+    conf = SparkConf(loadDefaults=True).setAll(list(settings.items()))
+    read_end, write_end = os.pipe()
+    relay = threading.Thread(target=_relay, args=(os.fdopen(read_end, "rb"),), name="jmsctl-jvm-stderr", daemon=True)
+    relay.start()  # before the launch: what the JVM says when it fails to start is shown too
+    try:
+        gateway = launch_gateway(conf, popen_kwargs={"stderr": write_end})
+    except BaseException:
+        os.close(write_end)
+        relay.join(timeout=5)  # the JVM has exited: its last words before ours
+        raise
+    os.close(write_end)  # the JVM holds its own copy: the relay ends when the JVM does
+    SparkContext(conf=conf, gateway=gateway)
+
+
+_JVM_NOISE = (b"WARNING: Using incubator modules:",)
+
+
+def _relay(stream: IO[bytes]) -> None:
+    """The JVM's stderr to ours, but for the lines in ``_JVM_NOISE``."""
+    for line in iter(stream.readline, b""):
+        if not line.startswith(_JVM_NOISE):
+            with contextlib.suppress(OSError):  # our stderr is closed: keep draining, or the JVM would block on a full pipe
+                os.write(2, line)
 
 
 def _log4j_file() -> str:
