@@ -122,6 +122,20 @@ def open_input(path: str) -> IO[bytes]:
         raise InputError(f"{path}: {exc.strerror or exc}") from None
 
 
+READ_ERRORS = (OSError, EOFError, gzip.BadGzipFile, zlib.error)
+
+
+def read_failure(name: str, exc: BaseException) -> InputError:
+    """One line for a file that stopped being readable (READ_ERRORS) after it was opened."""
+    if isinstance(exc, EOFError):
+        return InputError(f"{name}: truncated gzip: the compressed data ends early")
+    if isinstance(exc, gzip.BadGzipFile) and str(exc).startswith("Not a gzipped file"):
+        return InputError(f"{name}: not a gzip file")
+    if isinstance(exc, (gzip.BadGzipFile, zlib.error)):
+        return InputError(f"{name}: corrupt gzip: {exc}")
+    return InputError(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}")
+
+
 @contextmanager
 def opened(path: str) -> Iterator[IO[bytes]]:
     """``open_input`` for a reader of its own (selector and test-case files): any failure to read,
@@ -129,8 +143,8 @@ def opened(path: str) -> Iterator[IO[bytes]]:
     stream = open_input(path)
     try:
         yield stream
-    except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as exc:
-        raise InputError(f"{'<stdin>' if path == '-' else path}: cannot read: {exc}") from None
+    except READ_ERRORS as exc:
+        raise read_failure("<stdin>" if path == "-" else path, exc) from None
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
@@ -203,8 +217,8 @@ def _read(path: str, chunk_size: int | None, limit: int, chunk_limit: int | None
             yield from _array_records(name, data)
             return
         yield from _ndjson_or_object(name, buffered, limit, chunk_size, chunk_limit)
-    except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as exc:
-        raise InputError(f"{name}: cannot read: {exc}") from None
+    except READ_ERRORS as exc:
+        raise read_failure(name, exc) from None
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
