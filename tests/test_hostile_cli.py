@@ -260,3 +260,25 @@ def test_filter_interrupted_leaves_no_output_file(tmp_path: Path) -> None:
     assert p.returncode == 130, err.decode()
     assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+# ----- diagnostics on a one-line selector of a megabyte ------------------------------------------
+
+
+def test_full_diagnostics_show_a_window_of_a_long_line(tmp_path: Path) -> None:
+    """Each diagnostic shows about a terminal line of the source around its caret, not the whole
+    1 MB line (100 diagnostics would have printed 100 MB)."""
+    f = tmp_path / "long.txt"
+    f.write_text("x = 1 AND " * 50_000 + "y != 2 AND " + "z <> 1 AND " * 50_000 + "w = 1\n", encoding="utf-8")
+    r = runner.invoke(app, ["check", "-f", str(f)])
+    assert r.exit_code == 1, r.output
+    lines = r.stdout.splitlines()
+    assert lines[1] == f" --> {f}:1:500003"
+    source, carets = lines[3], lines[4]
+    assert source.startswith("1 | ...") and source.endswith("...") and len(source) < 140
+    assert carets.index("^^") == source.index("!=") and carets.count("^") == 2
+    many = tmp_path / "many.txt"
+    many.write_text("x = 010 AND " * 100_000 + "w = 1\n", encoding="utf-8")  # W001 (octal) each time
+    r = runner.invoke(app, ["check", "-f", str(many)])
+    assert r.stdout.count("warning[W001]") == 100 and "warning[W013]" in r.stdout
+    assert len(r.stdout) < 100 * 600
