@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from jmsctl.cli.app import app
-from jmsctl.messages.loader import MAX_RECORD_SIZE, OversizedLine, Record, _line, read_records
+from jmsctl.messages.loader import MAX_RECORD_SIZE, OversizedLine, Record, _line, is_blank, read_records
 
 ROOT = Path(__file__).parent.parent
 SAMPLE_LINES = (ROOT / "samples" / "orders.ndjson").read_bytes().splitlines()[:40]
@@ -41,10 +41,13 @@ BOM = b"\xef\xbb\xbf"
 def broken_line(draw: Any) -> bytes:
     """A record line, valid or broken in one of the ways a dump meets."""
     line = draw(st.sampled_from([*SAMPLE_LINES, b'{"properties": {"x": 1}}', b"{}", b'{"type": "map", "body": {"k": 1}}']))
-    kind = draw(st.sampled_from(["valid", "truncated", "nul", "byte", "utf8", "bom", "cr", "duplicate", "bignum", "deep", "blank", "noise"]))
+    kind = draw(st.sampled_from(["valid", "truncated", "opener", "nul", "byte", "utf8", "bom", "cr", "duplicate", "bignum", "deep", "blank", "noise"]))
     at = draw(st.integers(0, len(line)))
     if kind == "truncated":
         return line[:at]
+    if kind == "opener":  # cut just after a character an object's first line may end with
+        cuts = [i + 1 for i, c in enumerate(line) if c in b"{[,:"]
+        return line[: draw(st.sampled_from(cuts))] if cuts else line
     if kind == "nul":
         return line[:at] + b"\x00" + line[at:]
     if kind == "byte":
@@ -67,7 +70,7 @@ def broken_line(draw: Any) -> bytes:
         depth = draw(st.integers(1, 1500))
         return b'{"properties": {"a": 1e19, "b": ' + b"[" * depth + b"]" * depth + b"}}"
     if kind == "blank":
-        return draw(st.sampled_from([b"", b" ", b"\t", b"  \t "]))
+        return draw(st.sampled_from([b"", b" ", b"\t", b"  \t ", b"\x0c", b" \x0b "]))  # the last two are not JSON white space
     if kind == "noise":
         return draw(st.binary(max_size=60))
     return line
@@ -109,15 +112,23 @@ def check_ndjson_file(data: bytes) -> None:
         records = list(read_records(path))
     finally:
         os.unlink(path)
-    if (len(records) == 1 and records[0].location in (f"{path}:[0]", path)) or _opens_a_document(data):
-        return  # one pretty-printed object (or what began like one)
     lines = _physical_lines(data)
+    if _opens_a_document(data) and not (len(lines) > 1 and _is_object(lines[1])):
+        assert len(records) == 1  # one pretty-printed object, or its one rejection
+        return
     expected = [f"{path}:{i}" for i, line in enumerate(lines, 1) if line.strip(b" \t\r\n")]
     assert [r.location for r in records] == expected
     for r in records:
         assert (r.message is None) != (r.error is None)
         if r.error is not None:
             assert str(r.error) and r.error.reason
+
+
+def _is_object(line: bytes) -> bool:
+    try:
+        return type(orjson.loads(line)) is dict
+    except orjson.JSONDecodeError:
+        return False
 
 
 def _opens_a_document(data: bytes) -> bool:
@@ -152,26 +163,30 @@ def check_chunks_agree(args: tuple[bytes, int, int]) -> None:
             lines.pop()
         for line in lines:
             raw = line.rstrip(b"\r\n")
-            if raw.strip():
+            if not is_blank(raw):
                 r = _line(path, lineno, raw)
                 chunked.append((r.location, r.raw, str(r.error) if r.error else None))
             lineno += 1
     assert chunked == plain
 
 
-def check_json_array(items: list[bytes]) -> None:
-    """A JSON array of broken items: one record per item ``file:[i]`` when the array parses, or
-    one rejection of the file."""
+def check_json_array(args: tuple[list[bytes], bool]) -> None:
+    """A JSON array of broken items (after a byte order mark or not): one record per item
+    ``file:[i]`` when the array parses, or one rejection of the file."""
+    items, bom = args
     data = b"[" + b",\n".join(items) + b"]"
-    path = _write(data, ".json")
+    path = _write((BOM if bom else b"") + data, ".json")
     try:
         records = list(read_records(path))
     finally:
         os.unlink(path)
-    if len(records) == 1 and records[0].location == path:
+    try:
+        parsed = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        assert len(records) == 1 and records[0].location == path
         assert records[0].error is not None and records[0].error.reason.startswith("invalid JSON")
         return
-    assert [r.location for r in records] == [f"{path}:[{i}]" for i in range(len(orjson.loads(data)))]
+    assert [r.location for r in records] == [f"{path}:[{i}]" for i in range(len(parsed))]
     assert all((r.message is None) != (r.error is None) for r in records)
 
 
@@ -181,7 +196,7 @@ RECORD_TARGETS: dict[str, tuple[Callable[[], Any], Callable[[Any], Any]]] = {
         lambda: st.tuples(hostile_file(), st.integers(1, 300), st.integers(1, 64)),
         check_chunks_agree,
     ),
-    "broken array items": (lambda: st.lists(broken_line(), max_size=8), check_json_array),
+    "broken array items": (lambda: st.tuples(st.lists(broken_line(), max_size=8), st.booleans()), check_json_array),
 }
 
 
@@ -195,9 +210,9 @@ def test_fuzz_chunks_agree_with_records(args: tuple[bytes, int, int]) -> None:
     check_chunks_agree(args)
 
 
-@given(st.lists(broken_line(), max_size=8))
-def test_fuzz_broken_array_items(items: list[bytes]) -> None:
-    check_json_array(items)
+@given(st.tuples(st.lists(broken_line(), max_size=8), st.booleans()))
+def test_fuzz_broken_array_items(args: tuple[list[bytes], bool]) -> None:
+    check_json_array(args)
 
 
 # ----- each kind, named -------------------------------------------------------------------------
@@ -225,6 +240,7 @@ def _records(tmp_path: Path, data: bytes, name: str = "d.ndjson", **kw: Any) -> 
         (b'{"properties": {"s": "a\x00b"}}', "", "invalid JSON"),
         (b'{"properties": {"s": "\xed\xa0\x80"}}', "", "invalid JSON: invalid UTF-8 at byte 22"),
         (b'{"properties": {"x": 1}', "", "invalid JSON"),
+        (b"\x0c", "", "invalid JSON"),  # a form feed is not JSON white space: not a blank line
     ],
 )
 def test_each_broken_record_is_located_with_its_field_and_reason(tmp_path: Path, line: bytes, field: str, reason: str) -> None:
@@ -234,6 +250,14 @@ def test_each_broken_record_is_located_with_its_field_and_reason(tmp_path: Path,
     assert rs[0].message is not None and rs[2].message is not None
     err = rs[1].error
     assert err is not None and err.field == field and reason in err.reason, err
+
+
+def test_a_truncated_first_line_that_looks_like_an_object_opening(tmp_path: Path) -> None:
+    """``{"properties": {`` then records: NDJSON with a broken first record, not one broken object."""
+    rs = _records(tmp_path, b'{"properties": {\n{"properties": {"x": 1}}\n{"properties": {"x": 2}}\n')
+    assert [(r.location.rsplit(":", 1)[1], r.error is None) for r in rs] == [("1", False), ("2", True), ("3", True)]
+    (r,) = _records(tmp_path, b'{\n  "properties": {"x": 1}\n}\n', "o.json")
+    assert r.location.endswith(":[0]") and r.message is not None
 
 
 def test_duplicate_keys_in_arrays_and_single_objects(tmp_path: Path) -> None:
@@ -344,8 +368,8 @@ def unreadable(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str,
     return {
         "missing": (str(d / "missing.ndjson"), "no such file"),
         "directory": (str(d / "adir"), "is a directory"),
-        "broken gzip": (str(d / "bad.gz"), "not a gzip file"),
-        "truncated gzip": (str(d / "truncated.ndjson.gz"), "truncated gzip: the compressed data ends early"),
+        "broken gzip": (str(d / "bad.gz"), "cannot read: not a gzip file"),
+        "truncated gzip": (str(d / "truncated.ndjson.gz"), "cannot read: truncated gzip (the compressed data ends early)"),
     }
 
 
@@ -367,7 +391,7 @@ def test_a_gzip_truncated_midway_exits_2_after_the_records_before(command: str, 
     args = READERS[command](str(path)) + (["--id", "ID:none"] if command == "show" else [])  # show: read all, print none
     r = runner.invoke(app, args)
     assert r.exit_code == 2
-    assert r.stderr.splitlines().count(f"jmsctl {command}: {path}: truncated gzip: the compressed data ends early") == 1
+    assert r.stderr.splitlines().count(f"jmsctl {command}: {path}: cannot read: truncated gzip (the compressed data ends early)") == 1
     assert "truncated gzip" not in r.stdout and "Traceback" not in r.output
 
 
