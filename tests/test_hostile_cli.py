@@ -282,3 +282,17 @@ def test_full_diagnostics_show_a_window_of_a_long_line(tmp_path: Path) -> None:
     r = runner.invoke(app, ["check", "-f", str(many)])
     assert r.stdout.count("warning[W001]") == 100 and "warning[W013]" in r.stdout
     assert len(r.stdout) < 100 * 600
+
+
+@pytest.mark.parametrize("fmt", ["concise", "full", "json"])
+def test_validate_into_head_ends_quietly(fmt: str, tmp_path: Path) -> None:
+    """Click would exit 1 on the closed pipe: for validate, 'errors found'. It is 141, as SIGPIPE gives."""
+    f = tmp_path / "bad.ndjson"
+    f.write_bytes(b'{"properties": {"1bad": 1}}\n' * 30_000)
+    p = subprocess.Popen(jmsctl("validate", str(f), "--format", fmt), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
+    assert p.stdout is not None and p.stderr is not None
+    assert p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=120) == SIGPIPE_STATUS, err
+    assert err == ""
