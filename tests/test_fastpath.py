@@ -27,7 +27,7 @@ from jmsctl.cli.app import app
 from jmsctl.fastpath import Engine
 from jmsctl.filter import Counts, select, select_file
 from jmsctl.messages.jsonkeys import has_duplicate_key
-from jmsctl.messages.loader import Record, _line, is_blank, record_too_large
+from jmsctl.messages.loader import Record, _line, is_blank, read_records, record_too_large
 from jmsctl.prefilter import like_runs, needles
 
 SAMPLES = Path(__file__).parent.parent / "samples"
@@ -473,3 +473,33 @@ def test_record_size_limit_as_the_loader_applies_it() -> None:
     for limit in (31, 32, 33, 60, 100):
         for text in SELECTORS[:3]:
             check_engine(text, lines, limit=limit)
+
+
+@pytest.mark.skipif(not parallel.available(), reason="needs fork")
+def test_lines_over_the_size_limit_in_parallel_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines far longer than a block and than the limit: rejected with the loader's words, at their
+    line numbers, by one process, by workers (read in pieces) and by the plain path alike."""
+    monkeypatch.setattr(parallel, "BLOCK_SIZE", 16 << 10)
+    path = tmp_path / "big-lines.ndjson"
+    rnd = random.Random(3)
+    with path.open("wb") as f:
+        for i in range(3000):
+            color = rnd.choice(["blue", "red"])
+            pad = "x" * (rnd.choice([200_000, 60_000]) if i % 401 == 7 else 10)
+            f.write(f'{{"headers":{{"JMSMessageID":"ID:{i}"}},"properties":{{"color":"{color}","pad":"{pad}"}}}}'.encode() + (b"\r\n" if i % 5 == 0 else b"\n"))
+    selector = sel.compile("color = 'blue'")
+    limit = 100_000
+
+    def run(jobs: int) -> tuple[bytes, Counts, list[Any]]:
+        counts = Counts()
+        rejected: list[Any] = []
+        out = b"".join(i.out for i in select_file(selector, str(path), counts, jobs=jobs, on_rejected=rejected.append, max_record_size=limit))  # type: ignore[union-attr]
+        return out, counts, [(r.location, r.error.reason) for r in rejected]
+
+    counts = Counts()
+    rejected: list[Any] = []
+    plain_out = b"".join(r.raw + b"\n" for r in select(selector, read_records(str(path), limit), counts, on_rejected=rejected.append))
+    expected = (plain_out, counts, [(r.location, r.error.reason) for r in rejected])
+    assert counts.rejected > 0 and "record too large" in rejected[0].error.reason
+    assert run(1) == expected
+    assert run(2) == expected
