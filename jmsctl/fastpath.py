@@ -9,171 +9,75 @@ Per line, in order:
    whole chunk for the literals. Otherwise every line must be told valid or rejected anyway, and a
    per-line substring test costs about what it would save (the view and the evaluation), so
    every line is decoded and evaluated.
-2. **Validating decode** with msgspec into ``_Record``, a Struct type that spells out FORMAT.md:
-   unknown keys, header types and ranges, property values (bare, or typed with the range of their
-   type), the body's JSON shape. Every byte of the line is decoded by it (no field is skipped), so
-   its JSON syntax, UTF-8 and number ranges are checked too. A few cross-field rules are checked
-   in Python after it (the body against ``type``, base64 with the loader's own ``_base64``).
-   The schema is *at least as strict* as ``decode_message``: where the two could differ
-   (a duplicate key whose earlier value is invalid, an integer beyond long, a float next to
-   Float.MAX_VALUE), it refuses, and a refusal is never a verdict:
-3. **The plain path** decides every line the fast decode refused: ``loader._line`` parses and
-   decodes it exactly as ``read_records`` does, with the same error. So a line is rejected exactly
-   when the plain path rejects it, with the same field and reason.
+2. **Validating decode** with msgspec (``jmsctl.fastschema``: the whole record, body by message
+   type, at least as strict as ``decode_message``), then a **proof that no key repeats** (the
+   loader rejects repeated keys): the line's ``":`` against the members the decode kept, and the
+   exact scan of ``jsonkeys`` only when that count does not prove it.
+3. **The plain path** decides every line the fast decode refused or could not prove free of
+   repeated keys: ``loader._line`` parses and decodes it exactly as ``read_records`` does, with the
+   same error. So a line is rejected exactly when the plain path rejects it, with the same field
+   and reason. A line over the maximum record size is rejected with the loader's own words.
 4. **The selector view** of an accepted line holds only the identifiers the selector reads, built
    with the model's rules (headers in their selector types, properties shadowed by header names
-   left out) and each property value decoded by ``decode.decode_value``.
+   left out) and each property value converted as ``decode.decode_value`` converts it.
 
 tests/test_fastpath.py compares the two paths on the samples and on lines built to defeat each step.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, Optional, Union
+from typing import Any
 
-import msgspec
-from msgspec import Meta, Struct
+from msgspec import UNSET
+from msgspec.structs import astuple
 
-from jmsctl.messages.decode import AmbiguousNumber, RecordError, _base64, decode_value
-from jmsctl.messages.loader import _line
+from jmsctl import fastschema as fs
+from jmsctl.messages.decode import AmbiguousNumber, RecordError, decode_value
+from jmsctl.messages.jsonkeys import has_duplicate_key
+from jmsctl.messages.loader import _line, is_blank, record_too_large
 from jmsctl.messages.model import DELIVERY_MODES
 from jmsctl.prefilter import line_test, needles
 from jmsctl.selector import Selector
 from jmsctl.selector import nodes as n
-from jmsctl.values import FLOAT_MAX, INT, LONG, LONG_MAX, LONG_MIN, STRING
-
-# ----- the validating schema (at least as strict as decode_message) ------------------------------
-
-_Long = Annotated[int, Meta(ge=LONG_MIN, le=LONG_MAX)]
-_Special = Literal["NaN", "Infinity", "-Infinity"]
-# |v| <= this rounds to a finite float32 for certain; larger floats go to the plain path.
-_F32_SAFE = math.nextafter(FLOAT_MAX, 0.0)
-
-
-class _Headers(Struct, forbid_unknown_fields=True, gc=False):
-    JMSMessageID: Optional[str] = None  # noqa: UP045 - msgspec reads these annotations at run time
-    JMSTimestamp: Optional[_Long] = None  # noqa: UP045
-    JMSCorrelationID: Optional[str] = None  # noqa: UP045
-    JMSType: Optional[str] = None  # noqa: UP045
-    JMSDeliveryMode: Optional[Literal[1, 2, "PERSISTENT", "NON_PERSISTENT"]] = None  # noqa: UP045
-    JMSPriority: Optional[Annotated[int, Meta(ge=0, le=9)]] = None  # noqa: UP045
-    JMSDestination: Optional[str] = None  # noqa: UP045
-    JMSReplyTo: Optional[str] = None  # noqa: UP045
-    JMSExpiration: Optional[_Long] = None  # noqa: UP045
-    JMSDeliveryTime: Optional[_Long] = None  # noqa: UP045
-    JMSRedelivered: Optional[bool] = None  # noqa: UP045
-
-
-class _TBoolean(Struct, tag_field="type", tag="boolean", forbid_unknown_fields=True, gc=False):
-    value: bool
-
-
-class _TByte(Struct, tag_field="type", tag="byte", forbid_unknown_fields=True, gc=False):
-    value: Annotated[int, Meta(ge=-(1 << 7), le=(1 << 7) - 1)]
-
-
-class _TShort(Struct, tag_field="type", tag="short", forbid_unknown_fields=True, gc=False):
-    value: Annotated[int, Meta(ge=-(1 << 15), le=(1 << 15) - 1)]
-
-
-class _TInt(Struct, tag_field="type", tag="int", forbid_unknown_fields=True, gc=False):
-    value: Annotated[int, Meta(ge=-(1 << 31), le=(1 << 31) - 1)]
-
-
-class _TLong(Struct, tag_field="type", tag="long", forbid_unknown_fields=True, gc=False):
-    value: _Long
-
-
-class _TFloat(Struct, tag_field="type", tag="float", forbid_unknown_fields=True, gc=False):
-    value: Union[_Long, Annotated[float, Meta(ge=-_F32_SAFE, le=_F32_SAFE)], _Special]  # noqa: UP007
-
-
-class _TDouble(Struct, tag_field="type", tag="double", forbid_unknown_fields=True, gc=False):
-    value: Union[_Long, float, _Special]  # noqa: UP007
-
-
-class _TString(Struct, tag_field="type", tag="string", forbid_unknown_fields=True, gc=False):
-    value: str
-
-
-class _TBytes(Struct, tag_field="type", tag="bytes", forbid_unknown_fields=True, gc=False):
-    value: str  # base64, checked in Python with the loader's own rule
-
-
-_TYPED = (_TBoolean, _TByte, _TShort, _TInt, _TLong, _TFloat, _TDouble, _TString)
-_TAG: dict[type, str] = {cls: cls.__struct_config__.tag for cls in _TYPED}  # type: ignore[misc]
-
-_Property = Union[str, bool, _Long, float, None, _TBoolean, _TByte, _TShort, _TInt, _TLong, _TFloat, _TDouble, _TString]  # noqa: UP007
-_BodyValue = Union[str, bool, _Long, float, _TBoolean, _TByte, _TShort, _TInt, _TLong, _TFloat, _TDouble, _TString, _TBytes]  # noqa: UP007
-
-
-class _Record(Struct, forbid_unknown_fields=True, gc=False):
-    type: Optional[Literal["message", "text", "bytes", "map", "stream", "object"]] = None  # noqa: UP045
-    headers: _Headers = msgspec.field(default_factory=_Headers)
-    properties: dict[str, _Property] = msgspec.field(default_factory=dict)
-    body: Union[str, dict[str, _BodyValue], list[_BodyValue], None] = None  # noqa: UP007
-
-
-_decode_record = msgspec.json.Decoder(_Record).decode
+from jmsctl.values import BOOLEAN, BYTE, INT, LONG, SHORT, STRING
 
 
 class _Refused(Exception):
-    """The fast decode will not vouch for this line: the plain path decides."""
-
-
-def _body_ok(kind: str | None, body: Any) -> bool:
-    """The cross-field rules of decode._decode_body for a non-null body whose JSON shape the
-    schema already checked (True: the plain path would accept it)."""
-    if kind is None or kind == "text":
-        return type(body) is str
-    if kind == "bytes" or kind == "object":
-        if type(body) is not str:
-            return False
-        try:
-            _base64(body, "body")
-        except RecordError:
-            return False
-        return True
-    values: Any
-    if kind == "map":
-        if type(body) is not dict:
-            return False
-        values = body.values()
-    elif kind == "stream":
-        if type(body) is not list:
-            return False
-        values = body
-    else:  # "message": no body allowed
-        return False
-    for v in values:
-        if type(v) is _TBytes:
-            try:
-                _base64(v.value, "body")
-            except RecordError:
-                return False
-    return True
-
-
-def fast_decode(raw: bytes) -> _Record:
-    """The validating decode alone (for tests): a _Record, or _Refused / a msgspec error."""
-    rec = _decode_record(raw)
-    if rec.body is not None and not _body_ok(rec.type, rec.body):
-        raise _Refused
-    return rec
-
+    """The fast path will not vouch for this line: the plain path decides."""
 
 # ----- the selector view of a decoded record ---------------------------------------------------
 
 
-def property_value(v: Any, where: str) -> Any:
-    """A property value of the schema -> (JType, value), by decode.decode_value."""
-    tag = _TAG.get(type(v))
-    if tag is not None:
+def _typed_value(tag: str) -> Callable[[Any, str], Any]:
+    def convert(v: Any, where: str) -> Any:
         return decode_value({"type": tag, "value": v.value}, where)
-    return decode_value(v, where)
+
+    return convert
+
+
+# A schema value -> (JType, value), as decode.decode_value gives it. The schema has checked the
+# ranges of typed integers already; floating typed values go through decode_value (float32 rounding).
+_CONVERT: dict[type, Callable[[Any, str], Any]] = {
+    str: lambda v, where: (STRING, v),
+    bool: lambda v, where: (BOOLEAN, v),
+    int: decode_value,  # INT or LONG by range
+    float: decode_value,  # DOUBLE, or AmbiguousNumber (a written integer beyond long?): the plain path
+    fs.TBoolean: lambda v, where: (BOOLEAN, v.value),
+    fs.TByte: lambda v, where: (BYTE, v.value),
+    fs.TShort: lambda v, where: (SHORT, v.value),
+    fs.TInt: lambda v, where: (INT, v.value),
+    fs.TLong: lambda v, where: (LONG, v.value),
+    fs.TFloat: _typed_value("float"),
+    fs.TDouble: _typed_value("double"),
+    fs.TString: lambda v, where: (STRING, v.value),
+}
+
+
+def property_value(v: Any, where: str) -> Any:
+    """A property value of the schema -> (JType, value), as decode.decode_value gives it."""
+    return _CONVERT[type(v)](v, where)
 
 
 def identifiers(selector: Selector) -> tuple[str, ...]:
@@ -192,25 +96,28 @@ _HEADER_VIEW: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def view_function(names: tuple[str, ...]) -> Callable[[_Record], dict[str, Any]]:
+def view_function(names: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
     """record -> {name: (JType, value)} for just these names, as Message.selector_values() would
     give them: headers in their selector types, a property named like a header left out."""
     headers = tuple((name, _HEADER_VIEW[name]) for name in names if name in n.HEADERS)
     props = tuple((name, f"properties.{name}") for name in names if name not in n.HEADERS)
+    convert = _CONVERT
 
-    def view_of(rec: _Record) -> dict[str, Any]:
+    def view_of(rec: Any) -> dict[str, Any]:
         view: dict[str, Any] = {}
         if headers:
             h = rec.headers
-            for name, conv in headers:
-                v = getattr(h, name)
-                if v is not None:
-                    view[name] = conv(v)
+            if h is not UNSET:
+                for name, conv in headers:
+                    v = getattr(h, name)
+                    if v is not None and v is not UNSET:
+                        view[name] = conv(v)
         p = rec.properties
-        for name, where in props:
-            v = p.get(name)
-            if v is not None:
-                view[name] = (STRING, v) if type(v) is str else property_value(v, where)
+        if p is not UNSET:
+            for name, where in props:
+                v = p.get(name)
+                if v is not None:
+                    view[name] = (STRING, v) if type(v) is str else convert[type(v)](v, where)
         return view
 
     return view_of
@@ -234,7 +141,7 @@ class Batch:
     selected: int = 0
     out: bytes = b""  # the selected lines, each followed by b"\n" (when not keep_lines)
     kept: list[tuple[int, bytes]] = field(default_factory=list)  # (index, line) of the selected (keep_lines)
-    errors: list[tuple[int, bytes, str, str]] = field(default_factory=list)  # (index, line, field, reason)
+    errors: list[tuple[int, bytes | None, str, str]] = field(default_factory=list)  # (index, line, field, reason)
     stopped: bool = False  # max_count reached: nothing after the last selected line was read
 
 
@@ -242,12 +149,14 @@ _NOT_TRUE = object()  # a prefiltered line: FALSE or UNKNOWN, not told apart
 # ValueError: msgspec's DecodeError and ValidationError, and UnicodeDecodeError (invalid UTF-8 in a key).
 _DECODE_ERRORS = (ValueError, _Refused, AmbiguousNumber, RecordError, KeyError)
 
+
 class Engine:
     """Selection of NDJSON chunks for one selector and one set of options.
 
     ``exact``: every line is classified TRUE / FALSE / UNKNOWN / rejected (``--stats``);
     otherwise a prefiltered line counts as ``skipped``. ``skip_invalid``: rejected lines need not be
     found (with neither ``exact`` nor ``invert``, a prefiltered line is then not parsed at all).
+    ``max_record_size``: a longer line (bytes before its b"\\n") is rejected as the loader rejects it.
     """
 
     def __init__(
@@ -260,12 +169,14 @@ class Engine:
         keep_lines: bool = False,
         name: str = "<stdin>",
         prefilter: bool = True,
+        max_record_size: int | None = None,
     ) -> None:
         self.selector = selector
         self.invert = invert
         self.exact = exact
         self.keep_lines = keep_lines
         self.name = name
+        self.max_record_size = max_record_size
         self._fn = selector._fn  # evaluate() without the bound-method hop: called once per line
         groups = needles(selector.ast) if prefilter and not exact else ()
         self._groups = groups
@@ -283,10 +194,26 @@ class Engine:
             return None, record.error
         return self._fn(record.message.selector_values().get), None
 
+    def judge(self, raw: bytes) -> tuple[Any, RecordError | None]:
+        """One non-blank line (no line terminator): (True / False / None, None), or (None, the
+        rejection). What the loop of ``_process_all`` does for each line, as one call."""
+        made = fs.TYPED_MADE
+        try:
+            made[0] = 0
+            rec = fs.decode(raw)
+            if not fs.keys_unique(raw, rec, made[0]) and has_duplicate_key(raw):
+                raise _Refused
+            return self._fn(self._view(rec).get), None
+        except _DECODE_ERRORS:
+            return self._plain(raw)
+
     def process(self, chunk: bytes, max_count: int | None = None) -> Batch:
         """Select from a chunk of whole lines (the last may lack its b"\\n" at the end of a file).
         With ``max_count`` it stops after that many selected lines: ``lines`` then counts only
         the lines read."""
+        limit = self.max_record_size
+        if limit is not None and len(chunk) > limit:
+            return self._process_limited(chunk, max_count, limit)
         if self._skip and max_count is None:
             return self._process_skipping(chunk)
         lines = chunk.split(b"\n")
@@ -294,32 +221,49 @@ class Engine:
             lines.pop()
         if b"\r" in chunk:
             lines = [line.rstrip(b"\r") for line in lines]
-        if self._test is None:
-            return self._process_all(lines, max_count)
-        return self._process_lines(lines, False, max_count)
+        if self._test is not None:
+            return self._process_lines(lines, max_count)
+        return self._process_all(lines, max_count, b"\\u003" in chunk)
 
-    def _process_all(self, lines: list[bytes], max_count: int | None) -> Batch:
-        """Every line decoded and evaluated (the loop of _process_lines without the prefilter)."""
+    def _process_all(self, lines: list[bytes], max_count: int | None, escapes: bool = True, first: int = 0) -> Batch:
+        """Every line decoded, proved free of repeated keys, evaluated (``judge`` inlined: this
+        loop is the filter's time). ``escapes``: a line may spell a colon as an escape."""
         b = Batch()
         errors, kept = b.errors, b.kept
-        decode, body_ok, view_of, fn, plain = _decode_record, _body_ok, self._view, self._fn, self._plain
+        decode, made, header_fields, unset, untyped = fs.decode, fs.TYPED_MADE, fs.HEADER_FIELDS + 1, UNSET, fs.Untyped
+        keys_unique, view_of, fn, plain = fs.keys_unique, self._view, self._fn, self._plain
         invert, keep = self.invert, self.keep_lines
         true = false = unknown = rejected = selected = 0
         out: list[bytes] = []
         append = kept.append if keep else out.append
         stopped = False
-        index = -1
-        for index, raw in enumerate(lines):
+        index = first - 1
+        for raw in lines:
+            index += 1
             try:
+                made[0] = 0
                 rec = decode(raw)
-                body = rec.body
-                if body is not None:
-                    kind = rec.type
-                    if (type(body) is not str or (kind is not None and kind != "text")) and not body_ok(kind, body):
-                        raise _Refused
+                # fs.keys_unique, inlined for the usual line: its colons against the members the
+                # decode kept, less the colons of JMSMessageID ("ID:...") and JMSDestination.
+                h, p, body = rec.headers, rec.properties, rec.body
+                members = 2 * made[0] if type(rec) is untyped else 2 * made[0] + 1
+                colons = raw.count(b":")
+                if h is not unset:
+                    ht = astuple(h)
+                    members += header_fields - ht.count(unset)
+                    if type(ht[0]) is str:
+                        colons -= ht[0].count(":")
+                    if type(ht[6]) is str:
+                        colons -= ht[6].count(":")
+                if p is not unset:
+                    members += 1 + len(p)
+                if body is not unset:
+                    members += 1 + len(body) if type(body) is dict else 1
+                if (colons != members or escapes) and not keys_unique(raw, rec, made[0]) and has_duplicate_key(raw):
+                    raise _Refused
                 result = fn(view_of(rec).get)
             except _DECODE_ERRORS:
-                if not raw.strip():
+                if is_blank(raw):
                     continue  # a blank line is no record
                 result, error = plain(raw)
                 if error is not None:
@@ -343,7 +287,7 @@ class Engine:
             if selected == max_count:
                 stopped = True
                 break
-        b.lines = index + 1 if stopped else len(lines)
+        b.lines = index + 1 - first if stopped else len(lines)
         b.read = true + false + unknown + rejected
         b.true, b.false, b.unknown, b.rejected, b.selected = true, false, unknown, rejected, selected
         b.stopped = stopped
@@ -352,10 +296,12 @@ class Engine:
             b.out = b"\n".join(out)
         return b
 
-    def _process_lines(self, lines: list[bytes], strip_cr: bool, max_count: int | None, first: int = 0) -> Batch:
+    def _process_lines(self, lines: list[bytes], max_count: int | None, first: int = 0) -> Batch:
+        """The prefilter's loop: a line it proves not TRUE is skipped unparsed (``skip``) or only
+        judged valid or rejected; the others are judged."""
         b = Batch()
         errors, kept = b.errors, b.kept
-        decode, body_ok, view_of, fn, test, plain = _decode_record, _body_ok, self._view, self._fn, self._test, self._plain
+        judge, test = self.judge, self._test
         skip, invert, keep = self._skip, self.invert, self.keep_lines
         read = true = false = unknown = rejected = skipped = selected = 0
         out: list[bytes] = []
@@ -363,36 +309,22 @@ class Engine:
         stopped = False
         for raw in lines:
             index += 1
-            if strip_cr:
-                raw = raw.rstrip(b"\r")
             candidate = test is None or test(raw)
-            if skip and not candidate:
-                if raw.strip():
-                    read += 1
-                    skipped += 1
-                continue
-            try:
-                rec = decode(raw)
-                body = rec.body
-                if body is not None:
-                    kind = rec.type
-                    if (type(body) is not str or (kind is not None and kind != "text")) and not body_ok(kind, body):
-                        raise _Refused
-                result = fn(view_of(rec).get) if candidate else _NOT_TRUE
-            except _DECODE_ERRORS:
-                if not raw.strip():
-                    continue  # a blank line is no record
-                result, error = plain(raw)
-                if error is not None:
-                    read += 1
-                    rejected += 1
-                    errors.append((index, raw, error.field, error.reason))
-                    continue
-                if not candidate:
-                    if result is True:  # pragma: no cover - the prefilter is sound
-                        raise AssertionError(f"the prefilter excluded a selected line: {raw!r}") from None
-                    result = _NOT_TRUE
+            if is_blank(raw):
+                continue  # a blank line is no record
             read += 1
+            if skip and not candidate:
+                skipped += 1
+                continue
+            result, error = judge(raw)
+            if error is not None:
+                rejected += 1
+                errors.append((index, raw, error.field, error.reason))
+                continue
+            if not candidate:
+                if result is True:  # pragma: no cover - the prefilter is sound
+                    raise AssertionError(f"the prefilter excluded a selected line: {raw!r}")
+                result = _NOT_TRUE
             if result is True:
                 true += 1
                 if invert:
@@ -421,6 +353,37 @@ class Engine:
             out.append(b"")
             b.out = b"\n".join(out)
         return b
+
+    def _process_limited(self, chunk: bytes, max_count: int | None, limit: int) -> Batch:
+        """A chunk that may hold lines over the maximum record size: those are rejected unread,
+        with the loader's words, the others processed as usual, in order."""
+        total = Batch()
+        parts: list[bytes] = []
+        lines = chunk.split(b"\n")
+        if chunk.endswith(b"\n"):
+            lines.pop()
+        start = 0
+        for i, raw in enumerate([*lines, None]):
+            if raw is not None and len(raw) <= limit:
+                continue
+            if i > start:
+                part = [line.rstrip(b"\r") for line in lines[start:i]]
+                rest = None if max_count is None else max_count - total.selected
+                sub = self._process_lines(part, rest, start) if self._test is not None else self._process_all(part, rest, True, start)
+                _add(total, sub, parts)
+                if sub.stopped:
+                    total.lines = start + sub.lines
+                    break
+            if raw is not None:
+                error = record_too_large(len(raw), limit)
+                total.read += 1
+                total.rejected += 1
+                total.errors.append((i, None, error.field, error.reason))
+            start = i + 1
+        else:
+            total.lines = len(lines)
+        total.out = b"".join(parts)
+        return total
 
     def _process_skipping(self, chunk: bytes) -> Batch:
         """Rejections neither reported nor counted: only the lines that contain a needle or an
@@ -451,23 +414,29 @@ class Engine:
             index_of += chunk.count(b"\n", last, start)
             last = start
             line = chunk[start:end]
-            sub = self._process_lines([line], True, None, index_of)
+            sub = self._process_lines([line.rstrip(b"\r")], None, index_of)
             looked += sub.read
-            total.read += sub.read
-            total.true += sub.true
-            total.false += sub.false
-            total.unknown += sub.unknown
-            total.rejected += sub.rejected
-            total.skipped += sub.skipped
-            total.selected += sub.selected
-            if sub.out:
-                parts.append(sub.out)
-            total.kept += sub.kept
-            total.errors += sub.errors
+            _add(total, sub, parts)
         total.read += records - looked
         total.skipped += records - looked
         total.out = b"".join(parts)
         return total
+
+
+def _add(total: Batch, sub: Batch, parts: list[bytes]) -> None:
+    """Counts, errors and kept lines of ``sub`` added to ``total``; its output to ``parts``."""
+    total.read += sub.read
+    total.true += sub.true
+    total.false += sub.false
+    total.unknown += sub.unknown
+    total.rejected += sub.rejected
+    total.skipped += sub.skipped
+    total.selected += sub.selected
+    total.stopped = total.stopped or sub.stopped
+    if sub.out:
+        parts.append(sub.out)
+    total.kept += sub.kept
+    total.errors += sub.errors
 
 
 def _count_records(chunk: bytes) -> int:
@@ -480,7 +449,7 @@ def _count_records(chunk: bytes) -> int:
     parts = chunk.split(b"\n")
     if chunk.endswith(b"\n"):
         parts.pop()
-    return sum(1 for p in parts if p.strip())
+    return sum(1 for p in parts if not is_blank(p))
 
 
-__all__ = ["Batch", "Engine", "fast_decode", "identifiers", "property_value", "view_function"]
+__all__ = ["Batch", "Engine", "identifiers", "property_value", "view_function"]

@@ -20,14 +20,17 @@ import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from jmsctl.messages.decode import RecordError
 from jmsctl.messages.encode import message_json
-from jmsctl.messages.loader import Record, RecordReader, read_records
+from jmsctl.messages.loader import MAX_RECORD_SIZE, OversizedLine, Record, RecordReader, read_records
 from jmsctl.selector import Selector
+
+if TYPE_CHECKING:
+    from jmsctl.fastpath import Batch
 
 
 @dataclass
@@ -151,6 +154,7 @@ def select_file(
     jobs: int = 1,
     reader: Iterator[Record] | None = None,
     prefilter: bool = True,
+    max_record_size: int = MAX_RECORD_SIZE,
 ) -> Iterator[Record | Selection]:
     """The fast path over one file (or ``-``): Selections for the NDJSON lines selected, Records
     for the records of a JSON array or single object (through ``select``), updating ``counts``.
@@ -159,7 +163,8 @@ def select_file(
     ``invert``: rejected records are neither reported nor counted, which lets the prefilter skip,
     unparsed, the lines it proves not TRUE (counted in ``skipped``). ``jobs`` > 1: a regular
     uncompressed NDJSON file is processed by that many worker processes (not with ``max_count``).
-    ``reader``: read_records(path) already made (anything else is iterated as plain records).
+    ``reader``: read_records(path, max_record_size) already made (anything else is iterated as
+    plain records). A record over ``max_record_size`` bytes is rejected as the loader rejects it.
     InputError propagates as from read_records.
     """
     from jmsctl import parallel
@@ -170,26 +175,32 @@ def select_file(
     if max_count is not None and max_count - counts.selected <= 0:
         return
     if reader is None:
-        reader = read_records(path)
+        reader = read_records(path, max_record_size)
     if not isinstance(reader, RecordReader):
         yield from select(selector, reader, counts, invert=invert, max_count=max_count, on_rejected=on_rejected)
         return
     name = "<stdin>" if path == "-" else path
-    engine = Engine(selector, invert=invert, exact=exact, skip_invalid=skip_invalid, keep_lines=keep_lines, name=name, prefilter=prefilter)
-    items: Any = reader.items()
+    engine = Engine(
+        selector, invert=invert, exact=exact, skip_invalid=skip_invalid, keep_lines=keep_lines, name=name, prefilter=prefilter,
+        max_record_size=max_record_size,
+    )
+    items: Any = reader.items(max_record_size=max_record_size)
     batches: Any = None
     try:
         first = next(items, None)
         if first is None:
             return
-        if type(first) is not bytes:  # a JSON array or one object: the plain path
+        if type(first) is not bytes and type(first) is not OversizedLine:  # a JSON array or one object: the plain path
             yield from select(selector, itertools.chain([first], items), counts, invert=invert, max_count=max_count, on_rejected=on_rejected)
             return
         if jobs > 1 and max_count is None and path != "-" and not path.endswith(".gz") and parallel.available():
             items.close()
             batches = parallel.batches(engine, path, jobs)
         else:
-            batches = (engine.process(chunk, None if max_count is None else max_count - counts.selected) for chunk in itertools.chain([first], items))
+            batches = (
+                _oversized(item) if type(item) is OversizedLine else engine.process(item, None if max_count is None else max_count - counts.selected)
+                for item in itertools.chain([first], items)
+            )
         lineno = 1  # of the next batch's first line
         for batch in batches:
             counts.read += batch.read
@@ -211,6 +222,14 @@ def select_file(
         if batches is not None:
             batches.close()
         items.close()
+
+
+def _oversized(record: Record) -> Batch:
+    """An NDJSON line the reader rejected for its size (``OversizedLine``), as a Batch of one line."""
+    from jmsctl.fastpath import Batch
+
+    assert record.error is not None
+    return Batch(lines=1, read=1, rejected=1, errors=[(0, None, record.error.field, record.error.reason)])
 
 
 # ----- records back to JSON -----------------------------------------------------------------

@@ -7,12 +7,15 @@ same ``fastpath.Engine`` as one process would, and puts each block's Batch (sele
 counts, rejections, number of lines) on its own queue of at most QUEUE_DEPTH batches. The
 parent takes block 0 from queue 0, block 1 from queue 1, ...: the batches come back in file
 order, and the parent adds up line numbers and counts exactly as the sequential path does.
-Memory is bounded by N x (QUEUE_DEPTH + 2) blocks, whatever the size of the file.
+Memory is bounded by N x (QUEUE_DEPTH + 2) blocks, whatever the size of the file: a block that
+holds a line longer than the maximum record size (rejected) is read in pieces, that line counted
+through but never held, as the loader reads it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import multiprocessing
 import os
 import queue
@@ -23,6 +26,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from jmsctl.fastpath import Batch, Engine
+from jmsctl.messages.loader import _chunks
 
 BLOCK_SIZE = 2 << 20
 QUEUE_DEPTH = 2
@@ -49,6 +53,48 @@ def _line_start_at_or_after(fd: int, pos: int, size: int) -> int:
     return size
 
 
+class _Range(io.RawIOBase):
+    """Bytes ``[lo, hi)`` of an open file, read with ``pread`` (the file offset is not shared)."""
+
+    def __init__(self, fd: int, lo: int, hi: int) -> None:
+        self.fd, self.pos, self.hi = fd, lo, hi
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        n = min(len(buffer), self.hi - self.pos)
+        if n <= 0:
+            return 0
+        data = os.pread(self.fd, n, self.pos)
+        buffer[: len(data)] = data
+        self.pos += len(data)
+        return len(data)
+
+
+def _streamed(engine: Engine, fd: int, lo: int, hi: int, limit: int) -> Batch:
+    """One block that is too long to hold (a line over the maximum record size in it): its lines
+    in chunks from the loader's own chunker, an oversized line as the rejection it gives."""
+    total = Batch()
+    parts: list[bytes] = []
+    stream = io.BufferedReader(_Range(fd, lo, hi), BLOCK_SIZE)
+    for item in _chunks(b"", stream, BLOCK_SIZE, engine.name, limit):
+        if isinstance(item, bytes):
+            sub = engine.process(item)
+        else:
+            assert item.error is not None  # an OversizedLine
+            sub = Batch(lines=1, read=1, rejected=1, errors=[(0, None, item.error.field, item.error.reason)])
+        offset = total.lines
+        for name in ("read", "true", "false", "unknown", "rejected", "skipped", "selected", "lines"):
+            setattr(total, name, getattr(total, name) + getattr(sub, name))
+        total.kept += [(offset + i, raw) for i, raw in sub.kept]
+        total.errors += [(offset + i, raw, where, reason) for i, raw, where, reason in sub.errors]
+        if sub.out:
+            parts.append(sub.out)
+    total.out = b"".join(parts)
+    return total
+
+
 def _worker(engine: Engine, path: str, start: int, size: int, block: int, nblocks: int, w: int, jobs: int, out: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends the workers
     try:
@@ -57,6 +103,10 @@ def _worker(engine: Engine, path: str, start: int, size: int, block: int, nblock
             for k in range(w, nblocks, jobs):
                 lo = start if k == 0 else _line_start_at_or_after(fd, start + k * block, size)
                 hi = _line_start_at_or_after(fd, start + (k + 1) * block, size)
+                limit = engine.max_record_size
+                if limit is not None and hi - lo > max(limit, 2 * block):
+                    out.put(_streamed(engine, fd, lo, hi, limit))
+                    continue
                 chunk = os.pread(fd, hi - lo, lo) if hi > lo else b""
                 if len(chunk) != max(hi - lo, 0):
                     raise OSError(f"{path}: the file changed while it was read")
@@ -67,8 +117,11 @@ def _worker(engine: Engine, path: str, start: int, size: int, block: int, nblock
         out.put("".join(traceback.format_exc()))
 
 
-def batches(engine: Engine, path: str, jobs: int, block: int = BLOCK_SIZE) -> Iterator[Batch]:
-    """The Batches of an NDJSON file in file order, from ``jobs`` worker processes."""
+def batches(engine: Engine, path: str, jobs: int, block: int | None = None) -> Iterator[Batch]:
+    """The Batches of an NDJSON file in file order, from ``jobs`` worker processes (blocks of
+    ``block`` bytes, BLOCK_SIZE by default)."""
+    if block is None:
+        block = BLOCK_SIZE
     size = os.path.getsize(path)
     with open(path, "rb") as f:
         start = 3 if f.read(3) == _BOM else 0

@@ -1,16 +1,24 @@
 #!/usr/bin/env python3
-"""Fuzz the selector engine for as long as asked: the hostile-input targets of
-tests/test_hostile_selectors.py (random text, token soup, mutated selectors, repeated fragments,
-evaluation on messages with extreme values), round-robin, under the ``long`` hypothesis profile.
+"""Fuzz jmsctl for as long as asked: the hostile-input targets of the test suite, round-robin,
+under the ``long`` hypothesis profile.
+
+- selectors (tests/test_hostile_selectors.py): random text, token soup, mutated selectors, repeated
+  fragments, evaluation on messages with extreme values;
+- records (tests/test_hostile_records.py, tests/test_loader_jsonkeys.py): NDJSON files of broken
+  lines (truncated, NUL, invalid UTF-8, BOM, CR, blank, big numbers, deep nesting, duplicate keys,
+  noise), the fast filter's chunked reading against the record reader under random record size
+  limits and chunk sizes, JSON arrays of broken items, duplicate keys in every JSON spelling.
 
     python scripts/fuzz.py --minutes 5
     python scripts/fuzz.py --minutes 60 --target "mutated selectors" --target evaluation
+    python scripts/fuzz.py --minutes 30 --records      # only the record targets
 
 Each target runs in rounds sized to take about --round seconds, until the time is up; a failing
 round is reported with hypothesis' falsifying (shrunk) example and a @reproduce_failure blob, and
 the fuzzing goes on. At the end it prints the figures: cases tried per target, failures. Exit
 status 0 when there were no failures, 1 otherwise. CI runs the same targets for a few hundred cases
-each (``python -m pytest tests/test_hostile_selectors.py``).
+each (``python -m pytest tests/test_hostile_selectors.py tests/test_hostile_records.py
+tests/test_loader_jsonkeys.py``).
 """
 
 from __future__ import annotations
@@ -29,7 +37,12 @@ sys.path.insert(0, str(ROOT))
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
 import tests.conftest  # noqa: E402, F401 - registers the hypothesis profiles ("long")
-from tests.test_hostile_selectors import FUZZ_TARGETS  # noqa: E402
+from tests.test_hostile_records import RECORD_TARGETS  # noqa: E402
+from tests.test_hostile_selectors import FUZZ_TARGETS as SELECTOR_TARGETS  # noqa: E402
+from tests.test_loader_jsonkeys import JSONKEYS_TARGETS  # noqa: E402
+
+RECORDS = {**RECORD_TARGETS, **JSONKEYS_TARGETS}
+FUZZ_TARGETS = {**SELECTOR_TARGETS, **RECORDS}
 
 
 class Target:
@@ -69,10 +82,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--minutes", type=float, default=5.0, help="how long to fuzz (default 5)")
     parser.add_argument("--target", action="append", choices=sorted(FUZZ_TARGETS), help="fuzz only this target (repeatable)")
+    parser.add_argument("--records", action="store_true", help="fuzz only the record and file targets")
     parser.add_argument("--round", type=float, default=20.0, help="seconds per round of one target (default 20)")
     args = parser.parse_args(argv)
 
-    targets = [Target(name, *FUZZ_TARGETS[name]) for name in (args.target or list(FUZZ_TARGETS))]
+    names = args.target or list(RECORDS if args.records else FUZZ_TARGETS)
+    targets = [Target(name, *FUZZ_TARGETS[name]) for name in names]
     deadline = time.monotonic() + args.minutes * 60
     started = time.monotonic()
     print(f"fuzzing {len(targets)} targets for {args.minutes:g} minutes: {', '.join(t.name for t in targets)}", flush=True)

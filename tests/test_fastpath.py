@@ -6,6 +6,7 @@ duplicate keys, broken JSON, invalid UTF-8, numbers at the edges of the ranges).
 
 from __future__ import annotations
 
+import binascii
 import functools
 import json
 import random
@@ -14,17 +15,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from jmsctl import parallel
+from jmsctl import fastschema, parallel
 from jmsctl import selector as sel
 from jmsctl.cli.app import app
 from jmsctl.fastpath import Engine
 from jmsctl.filter import Counts, select, select_file
-from jmsctl.messages.loader import _line
+from jmsctl.messages.jsonkeys import has_duplicate_key
+from jmsctl.messages.loader import Record, _line, is_blank, read_records, record_too_large
 from jmsctl.prefilter import like_runs, needles
 
 SAMPLES = Path(__file__).parent.parent / "samples"
@@ -88,8 +91,9 @@ def enc_str(s: str, rnd: random.Random, p: float) -> str:
 
 def enc(v: Any, rnd: random.Random, p: float) -> str:
     ws = rnd.choice(["", "", " "])
+    before = rnd.choice(["", "", "", "", " ", "\t", "\r"])  # white space before a colon: rare, allowed
     if isinstance(v, Obj):
-        return "{" + ws + ",".join(f"{enc_str(k, rnd, p)}:{ws}{enc(x, rnd, p)}" for k, x in v.pairs) + ws + "}"
+        return "{" + ws + ",".join(f"{enc_str(k, rnd, p)}{before}:{ws}{enc(x, rnd, p)}" for k, x in v.pairs) + ws + "}"
     if isinstance(v, dict):
         return enc(Obj(list(v.items())), rnd, p)
     if isinstance(v, list):
@@ -103,8 +107,8 @@ def enc(v: Any, rnd: random.Random, p: float) -> str:
 
 # ----- messages built to defeat the shortcuts --------------------------------------------------
 
-LITERALS = ["blue", "car", "Nordwind Handel", "blu", "bluex", "xblue", "a\"b", "x/y", "é😀", "ID:1", "c\\d", "PERSISTENT", "", "a_z", "blu\n"]
-strings = st.one_of(st.sampled_from(LITERALS), st.text(alphabet="abluecr\"\\/é😀 \n_", max_size=8))
+LITERALS = ["blue", "car", "Nordwind Handel", "blu", "bluex", "xblue", "a\"b", "x/y", "é😀", "ID:1", "c\\d", "PERSISTENT", "", "a_z", "blu\n", "a:b", "::", '\\":']
+strings = st.one_of(st.sampled_from(LITERALS), st.text(alphabet="abluecr\"\\/é😀 \n_:", max_size=8))
 numbers = st.sampled_from([0, 2500, 2501, 2600, 2500.5, -1, 2**31 - 1, 2**31, 2**63 - 1, 2**63, 2**64, 10**20, 1e19, 9.3e18, 1e300, -0.0])
 typed = st.one_of(
     st.tuples(st.sampled_from(["string"]), strings),
@@ -112,7 +116,17 @@ typed = st.one_of(
     st.tuples(st.sampled_from(["float", "double"]), st.sampled_from([2600.25, "NaN", "Infinity", "-Infinity", 3.4028235e38, 3.5e38, 2**63, 10**30, "x"])),
     st.tuples(st.sampled_from(["boolean", "bytes", "integer", "String"]), st.sampled_from([True, "AAE=", 1])),
 ).map(lambda tv: {"type": tv[0], "value": tv[1]})
-values = st.one_of(strings, numbers, st.booleans(), st.none(), typed, st.just(["blue"]), st.just({"type": "string", "value": "blue", "x": 1}))
+# Typed values with a repeated key (msgspec and orjson keep the last one; the loader rejects them).
+repeated_typed = st.sampled_from(
+    [
+        Obj([("type", "int"), ("value", 1), ("value", 2)]),
+        Obj([("type", "string"), ("type", "string"), ("value", "blue")]),
+        Obj([("value", "blue"), ("type", "string"), ("value", "blue")]),
+        Obj([("type", "bytes"), ("value", "AAE="), ("value", "AAE=")]),
+        Obj([("value", 3), ("type", "int")]),
+    ]
+)
+values = st.one_of(strings, numbers, st.booleans(), st.none(), typed, repeated_typed, st.just(["blue"]), st.just({"type": "string", "value": "blue", "x": 1}))
 names = st.sampled_from(["color", "weight", "s", "note", "JMSType", "JMSDeliveryMode", "x", "JMSCorrelationID"])
 
 
@@ -127,9 +141,13 @@ def records(draw: Any) -> Any:
         ("JMSPriority", st.sampled_from([0, 4, 9, 12, None, "high", 4.0])),
         ("JMSTimestamp", st.sampled_from([1, 2**63, -1, 1.5])),
         ("JMSFoo", st.just(1)),
+        ("JMSDestination", st.sampled_from(["queue://a", "topic://b:c", None, 1])),
+        ("JMSReplyTo", st.sampled_from(["queue://r", None])),
     ):
         if draw(st.integers(0, 3)) == 0:
             headers.append((name, draw(choices)))
+    if headers and draw(st.integers(0, 5)) == 0:  # a header repeated
+        headers.append(draw(st.sampled_from(headers)))
     props = draw(st.lists(st.tuples(names, values), max_size=5))  # duplicates allowed
     top: list[tuple[str, Any]] = []
     if draw(st.booleans()):
@@ -144,6 +162,7 @@ def records(draw: Any) -> Any:
             strings,
             st.sampled_from(["AAECAw==", "not base64!", "QUJD="]),
             st.dictionaries(st.sampled_from(["k", "color"]), st.one_of(values, st.just({"type": "bytes", "value": "AAE="})), max_size=2),
+            st.lists(st.tuples(st.sampled_from(["k", "k:", "k"]), values), max_size=3).map(Obj),  # repeated map keys
             st.lists(st.one_of(values, st.just({"type": "bytes", "value": "%%"})), max_size=2),
         )
     )
@@ -163,7 +182,7 @@ def records(draw: Any) -> Any:
         at = draw(st.integers(0, len(line)))
         line = line[:at] + draw(st.sampled_from([b"\xff", b"\xed\xa0\x80", b" ", b"\\u", b"blue", b"\t", b"\r"])) + line[at:]
     elif damage == 2:
-        line = line + draw(st.sampled_from([b" x", b"\r", b" \r", b"{}"]))
+        line = line + draw(st.sampled_from([b" x", b"\r", b" \r", b"\r\r", b"{}"]))
     elif damage == 3:
         line = draw(st.sampled_from([b"", b"   ", b"\x0c", b"[1]", b"42", b"null", b"\r"]))
     return line
@@ -172,10 +191,18 @@ def records(draw: Any) -> Any:
 # ----- the comparison -------------------------------------------------------------------------
 
 
-def plain(selector: sel.Selector, lines: list[bytes], invert: bool) -> tuple[bytes, Counts, list[tuple[str, str, str]]]:
+def plain(selector: sel.Selector, lines: list[bytes], invert: bool, limit: int | None = None) -> tuple[bytes, Counts, list[tuple[str, str, str]]]:
+    """The plain path over lines (no terminator, perhaps a trailing b"\\r"), as read_records gives
+    them: a line over ``limit`` bytes rejected for its size, blank lines skipped, every other line
+    parsed and decoded by the loader's judge of lines."""
     counts = Counts()
     rejected: list[Any] = []
-    recs = [_line("f", i + 1, raw.rstrip(b"\r\n")) for i, raw in enumerate(lines) if raw.rstrip(b"\r\n").strip()]
+    recs = []
+    for i, line in enumerate(lines):
+        if limit is not None and len(line) > limit:
+            recs.append(Record(f"f:{i + 1}", None, None, record_too_large(len(line), limit)))
+        elif not is_blank(line):
+            recs.append(_line("f", i + 1, line.rstrip(b"\r\n")))
     out = b"".join(r.raw + b"\n" for r in select(selector, recs, counts, invert=invert, on_rejected=rejected.append))
     return out, counts, [(r.location, r.error.field, r.error.reason) for r in rejected]
 
@@ -186,19 +213,19 @@ def compiled(text: str, dialect: str) -> sel.Selector:
 
 
 @functools.cache
-def engine(text: str, dialect: str, invert: bool, exact: bool, skip_invalid: bool) -> Engine:
-    return Engine(compiled(text, dialect), invert=invert, exact=exact, skip_invalid=skip_invalid, name="f")
+def engine(text: str, dialect: str, invert: bool, exact: bool, skip_invalid: bool, limit: int | None = None) -> Engine:
+    return Engine(compiled(text, dialect), invert=invert, exact=exact, skip_invalid=skip_invalid, name="f", max_record_size=limit)
 
 
-def check_engine(text: str, lines: list[bytes], dialect: str = "jakarta") -> None:
+def check_engine(text: str, lines: list[bytes], dialect: str = "jakarta", limit: int | None = None) -> None:
     selector = compiled(text, dialect)
     chunk = b"".join(line + b"\n" for line in lines)
     for invert in (False, True):
-        out, counts, rejected = plain(selector, lines, invert)
+        out, counts, rejected = plain(selector, lines, invert, limit)
         for exact in (True, False):
             for skip_invalid in (False, True):
-                batch = engine(text, dialect, invert, exact, skip_invalid).process(chunk)
-                where = f"{text!r} invert={invert} exact={exact} skip_invalid={skip_invalid}"
+                batch = engine(text, dialect, invert, exact, skip_invalid, limit).process(chunk)
+                where = f"{text!r} invert={invert} exact={exact} skip_invalid={skip_invalid} limit={limit}"
                 assert batch.out == out, where
                 assert batch.selected == counts.selected and batch.true == counts.true, where
                 assert batch.read == counts.read and batch.lines == len(lines), where
@@ -212,10 +239,15 @@ def check_engine(text: str, lines: list[bytes], dialect: str = "jakarta") -> Non
                     assert [(f"f:{i + 1}", fld, reason) for i, _, fld, reason in batch.errors] == rejected, where
 
 
-@settings(max_examples=80)
-@given(st.lists(records(), min_size=1, max_size=12), st.sampled_from(SELECTORS), st.sampled_from(["jakarta", "ibm"]))
-def test_fast_equals_plain_on_adversarial_lines(lines: list[bytes], text: str, dialect: str) -> None:
-    check_engine(text, lines, dialect)
+@settings(max_examples=120)
+@given(
+    st.lists(records(), min_size=1, max_size=12),
+    st.sampled_from(SELECTORS),
+    st.sampled_from(["jakarta", "ibm"]),
+    st.sampled_from([None, None, 40, 90]),
+)
+def test_fast_equals_plain_on_adversarial_lines(lines: list[bytes], text: str, dialect: str, limit: int | None) -> None:
+    check_engine(text, lines, dialect, limit)
 
 
 def test_fast_equals_plain_on_hand_made_traps() -> None:
@@ -368,3 +400,106 @@ def test_cli_jobs_in_a_subprocess(big: Path) -> None:
     assert one.returncode == two.returncode == 2  # the broken records
     assert one.stdout == two.stdout and one.stderr == two.stderr
     assert one.stdout.count(b"\n") > 1000
+
+
+# ----- repeated keys and record size: the proofs the fast path uses instead of the exact scan ------
+
+REPEATED_KEY_TRAPS = [
+    rb'{"properties":{"color":"blue","color":"blue"}}',
+    rb'{"properties":{"color":"blue","c\u006flor":"blue"}}',  # the same key, escaped
+    rb'{"headers":{"JMSType":"car","JMSType":"car"},"properties":{"color":"blue"}}',
+    rb'{"headers":{"JMSMessageID":"ID\u003a1","JMSType":"car"},"properties":{"color":"blue","color":"blue"}}',  # an escaped colon
+    rb'{"headers":{"JMSMessageID":"ID:1"},"properties":{"color":"blue","note":"a:b","note":"c"}}',  # a colon in a string
+    rb'{"properties":{"color" :"blue","color":"blue"}}',  # white space before a colon
+    b'{"properties":{"color"\t:"blue","x":1,"x":1}}',
+    rb'{"properties":{"color":"blue","w":{"type":"int","value":1,"value":2}}}',  # inside a typed value
+    rb'{"properties":{"color":"blue","w":{"type":"int","type":"int","value":1}}}',
+    rb'{"properties":{"color":"blue"},"properties":{"color":"blue"}}',  # top level
+    rb'{"type":"text","type":"text","properties":{"color":"blue"}}',
+    rb'{"type":"map","properties":{"color":"blue"},"body":{"k":1,"k":1}}',  # a map body
+    rb'{"type":"map","properties":{"color":"blue"},"body":{"k":{"type":"bytes","value":"AAE=","value":"AAE="}}}',
+    rb'{"type":"stream","properties":{"color":"blue"},"body":[{"type":"int","value":1,"value":1}]}',
+    rb'{"properties":{"color":"blue","n":"x\":\":"},"headers":{"JMSType":"car","JMSType":"car"}}',  # '":' inside a string
+    rb'{"properties":{"color":"blue"},"body":"a:b:c","body":"a"}',
+    rb'{"headers":{"JMSDestination":"queue://x","JMSDestination":"queue://x"},"properties":{"color":"blue"}}',
+    rb'{"headers":{},"properties":{},"body":null,"headers":{}}',
+    rb'{"properties":{"color":"blue","":1,"":1}}',
+]
+
+
+def test_repeated_keys_rejected_as_the_plain_path_does() -> None:
+    lines = REPEATED_KEY_TRAPS + [line.replace(b"blue", b"red") for line in REPEATED_KEY_TRAPS]
+    for text in SELECTORS:
+        check_engine(text, lines)
+    # every trap is a rejection by the loader, and the fast path reports the same
+    for raw in REPEATED_KEY_TRAPS:
+        assert _line("f", 1, raw).error is not None, raw
+
+
+@settings(max_examples=300)
+@given(records())
+def test_keys_unique_is_a_proof(raw: bytes) -> None:
+    """Whenever the cheap count proves that no key repeats, the exact scan agrees."""
+    made = fastschema.TYPED_MADE
+    try:
+        made[0] = 0
+        rec = fastschema.decode(raw.rstrip(b"\r"))
+    except ValueError:
+        return
+    if fastschema.keys_unique(raw.rstrip(b"\r"), rec, made[0]):
+        assert not has_duplicate_key(raw.rstrip(b"\r")), raw
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet="ABQaz09+/=-_ \n\x00é", max_size=14))
+def test_schema_base64_no_laxer_than_the_loader(text: str) -> None:
+    """msgspec's base64 (bytes and object bodies, bytes values) accepts only what the loader's
+    binascii.a2b_base64(strict_mode=True) accepts: anything else goes to the plain path."""
+    try:
+        msgspec.json.decode(json.dumps(text).encode(), type=bytes)
+    except msgspec.ValidationError:
+        return
+    binascii.a2b_base64(text, strict_mode=True)  # raises if the loader would reject it
+
+
+def test_record_size_limit_as_the_loader_applies_it() -> None:
+    lines = [
+        rb'{"properties":{"color":"blue"}}',
+        rb'{"properties":{"color":"blue","pad":"' + b"x" * 50 + b'"}}',
+        rb'{"properties":{"color":"blue"}}' + b"\r",
+        b"",
+        b" " * 80,
+    ]
+    for limit in (31, 32, 33, 60, 100):
+        for text in SELECTORS[:3]:
+            check_engine(text, lines, limit=limit)
+
+
+@pytest.mark.skipif(not parallel.available(), reason="needs fork")
+def test_lines_over_the_size_limit_in_parallel_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines far longer than a block and than the limit: rejected with the loader's words, at their
+    line numbers, by one process, by workers (read in pieces) and by the plain path alike."""
+    monkeypatch.setattr(parallel, "BLOCK_SIZE", 16 << 10)
+    path = tmp_path / "big-lines.ndjson"
+    rnd = random.Random(3)
+    with path.open("wb") as f:
+        for i in range(3000):
+            color = rnd.choice(["blue", "red"])
+            pad = "x" * (rnd.choice([200_000, 60_000]) if i % 401 == 7 else 10)
+            f.write(f'{{"headers":{{"JMSMessageID":"ID:{i}"}},"properties":{{"color":"{color}","pad":"{pad}"}}}}'.encode() + (b"\r\n" if i % 5 == 0 else b"\n"))
+    selector = sel.compile("color = 'blue'")
+    limit = 100_000
+
+    def run(jobs: int) -> tuple[bytes, Counts, list[Any]]:
+        counts = Counts()
+        rejected: list[Any] = []
+        out = b"".join(i.out for i in select_file(selector, str(path), counts, jobs=jobs, on_rejected=rejected.append, max_record_size=limit))  # type: ignore[union-attr]
+        return out, counts, [(r.location, r.error.reason) for r in rejected]
+
+    counts = Counts()
+    rejected: list[Any] = []
+    plain_out = b"".join(r.raw + b"\n" for r in select(selector, read_records(str(path), limit), counts, on_rejected=rejected.append))
+    expected = (plain_out, counts, [(r.location, r.error.reason) for r in rejected])
+    assert counts.rejected > 0 and "record too large" in rejected[0].error.reason
+    assert run(1) == expected
+    assert run(2) == expected

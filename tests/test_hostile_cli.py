@@ -212,3 +212,87 @@ def test_check_reports_at_most_the_diagnostics_limit_per_selector() -> None:
     codes = [d["code"] for d in doc["selectors"][0]["diagnostics"]]
     assert codes[-1] == "W013" and len(codes) == 101
     assert doc["selectors"][0]["diagnostics"][-2]["column"] == text.index(", 99,") + 3  # the 100th item
+
+
+# ----- Ctrl-C while starting, and filter's --output ----------------------------------------------
+
+_SIGINT_WHILE_IMPORTING = (
+    "import os, signal, sys\n"
+    "class Hook:\n"
+    "    def find_spec(self, name, path, target=None):\n"
+    "        if name == 'jmsctl.cli.commands.filter':  # half way through loading the command line\n"
+    "            os.kill(os.getpid(), signal.SIGINT)\n"
+    "        return None\n"
+    "sys.meta_path.insert(0, Hook())\n"
+    "from jmsctl.cli.app import main\n"
+    "main()\n"
+)
+
+
+def test_ctrl_c_while_starting_exits_130_without_a_trace() -> None:
+    p = subprocess.run([sys.executable, "-c", _SIGINT_WHILE_IMPORTING, "check", "x = 1"], capture_output=True, env=env(),
+                       preexec_fn=_default_sigint, timeout=60)
+    assert p.returncode == 130, p.stderr.decode()
+    assert p.stderr == b"\n" and p.stdout == b""
+
+
+def test_ctrl_c_after_starting_is_keyboard_interrupt_again() -> None:
+    """Once loaded, Ctrl-C is KeyboardInterrupt (main's handler cleans up, e.g. filter's temp file)."""
+    code = "import signal\nimport jmsctl.cli.app\nprint(signal.getsignal(signal.SIGINT) is signal.default_int_handler)\n"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env(), preexec_fn=_default_sigint, timeout=60)
+    assert r.stdout == b"True\n", r.stderr.decode()
+
+
+def test_filter_interrupted_leaves_no_output_file(tmp_path: Path) -> None:
+    """Ctrl-C while filter waits for more of stdin: 130, no trace, neither FILE nor its temp file."""
+    out = tmp_path / "selected.ndjson"
+    p = subprocess.Popen(jmsctl("filter", "x = 1", "-", "--output", str(out)), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=env(), preexec_fn=_default_sigint)
+    assert p.stdin is not None
+    p.stdin.write(b'{"properties": {"x": 1}}\n' * 1000)
+    p.stdin.flush()
+    deadline = time.monotonic() + 30
+    while not list(tmp_path.iterdir()) and time.monotonic() < deadline:  # the temp file: it is working
+        time.sleep(0.05)
+    assert list(tmp_path.iterdir()), "filter never started writing"
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err.decode()
+    assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+# ----- diagnostics on a one-line selector of a megabyte ------------------------------------------
+
+
+def test_full_diagnostics_show_a_window_of_a_long_line(tmp_path: Path) -> None:
+    """Each diagnostic shows about a terminal line of the source around its caret, not the whole
+    1 MB line (100 diagnostics would have printed 100 MB)."""
+    f = tmp_path / "long.txt"
+    f.write_text("x = 1 AND " * 50_000 + "y != 2 AND " + "z <> 1 AND " * 50_000 + "w = 1\n", encoding="utf-8")
+    r = runner.invoke(app, ["check", "-f", str(f)])
+    assert r.exit_code == 1, r.output
+    lines = r.stdout.splitlines()
+    assert lines[1] == f" --> {f}:1:500003"
+    source, carets = lines[3], lines[4]
+    assert source.startswith("1 | ...") and source.endswith("...") and len(source) < 140
+    assert carets.index("^^") == source.index("!=") and carets.count("^") == 2
+    many = tmp_path / "many.txt"
+    many.write_text("x = 010 AND " * 100_000 + "w = 1\n", encoding="utf-8")  # W001 (octal) each time
+    r = runner.invoke(app, ["check", "-f", str(many)])
+    assert r.stdout.count("warning[W001]") == 100 and "warning[W013]" in r.stdout
+    assert len(r.stdout) < 100 * 600
+
+
+@pytest.mark.parametrize("fmt", ["concise", "full", "json"])
+def test_validate_into_head_ends_quietly(fmt: str, tmp_path: Path) -> None:
+    """Click would exit 1 on the closed pipe: for validate, 'errors found'. It is 141, as SIGPIPE gives."""
+    f = tmp_path / "bad.ndjson"
+    f.write_bytes(b'{"properties": {"1bad": 1}}\n' * 30_000)
+    p = subprocess.Popen(jmsctl("validate", str(f), "--format", fmt), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
+    assert p.stdout is not None and p.stderr is not None
+    assert p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=120) == SIGPIPE_STATUS, err
+    assert err == ""

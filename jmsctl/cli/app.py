@@ -2,23 +2,38 @@
 
 from __future__ import annotations
 
-import codecs
-import io
 import os
 import signal
-import sys
 
-import typer
 
-from jmsctl.cli.commands.check import check
-from jmsctl.cli.commands.explain import explain
-from jmsctl.cli.commands.filter import filter_command
-from jmsctl.cli.commands.get import get
-from jmsctl.cli.commands.show import show
-from jmsctl.cli.commands.spark import spark_app
-from jmsctl.cli.commands.table import table
-from jmsctl.cli.commands.test import test
-from jmsctl.cli.commands.validate import validate_command
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    """Ctrl-C while the modules below load (most of start-up): nothing is open yet, so end now,
+    as the running program would (status 130), rather than with a trace from inside an import."""
+    os.write(2, b"\n")
+    os._exit(130)
+
+
+try:
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when SIGINT is ignored (a background job)
+        signal.signal(signal.SIGINT, _interrupted_while_starting)
+except ValueError:  # imported outside the main thread: signals are not this module's to handle
+    pass
+
+import codecs  # noqa: E402
+import io  # noqa: E402
+import sys  # noqa: E402
+
+import typer  # noqa: E402
+
+from jmsctl.cli.commands.check import check  # noqa: E402
+from jmsctl.cli.commands.explain import explain  # noqa: E402
+from jmsctl.cli.commands.filter import filter_command  # noqa: E402
+from jmsctl.cli.commands.get import get  # noqa: E402
+from jmsctl.cli.commands.show import show  # noqa: E402
+from jmsctl.cli.commands.spark import spark_app  # noqa: E402
+from jmsctl.cli.commands.table import table  # noqa: E402
+from jmsctl.cli.commands.test import test  # noqa: E402
+from jmsctl.cli.commands.validate import validate_command  # noqa: E402
 
 app = typer.Typer(
     name="jmsctl",
@@ -36,6 +51,9 @@ app.command(name="table")(table)
 app.command(name="show")(show)
 app.command(name="validate")(validate_command)
 app.add_typer(spark_app, name="spark")
+
+if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # loaded: Ctrl-C is KeyboardInterrupt again (main)
 
 
 def main() -> None:

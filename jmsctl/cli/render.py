@@ -85,8 +85,28 @@ def diagnostic_json(src: Source, diag: Diagnostic) -> dict[str, Any]:
     return d
 
 
+SHOWN = 120  # characters of a long source line shown around a diagnostic's position
+BEFORE = 40  # of which before the position, when the line is cut
+CUT = "..."
+
+
+def window(line: str, column: int) -> tuple[str, int, int]:
+    """The part of a source line shown for a diagnostic at ``column`` (1-based): the whole line when
+    it is short, otherwise SHOWN characters around the column with CUT marking what is left out
+    (a 1 MB selector is one line; printing it whole for each of its diagnostics would flood the
+    terminal). Returns (text, the column in it, the end of the source characters in it)."""
+    if len(line) <= SHOWN:
+        return line, column, len(line)
+    start = max(0, min(column - 1 - BEFORE, len(line) - SHOWN))
+    end = start + SHOWN
+    head = CUT if start > 0 else ""
+    text = head + line[start:end] + (CUT if end < len(line) else "")
+    return text, column - start + len(head), len(head) + end - start
+
+
 def full(src: Source, diag: Diagnostic) -> Text:
-    """rustc-style: header, location, source line, caret under the span, expected and hint."""
+    """rustc-style: header, location, source line (a window of a long one), caret under the span,
+    expected and hint."""
     line, col, _, _ = position(src, diag)
     pos = locate(src.text, diag.span.start)
     colour = "red" if diag.is_error else "yellow"
@@ -96,13 +116,14 @@ def full(src: Source, diag: Diagnostic) -> Text:
     gutter = " " * len(str(line))
     out.append(f"{gutter}--> ", style="blue")
     out.append(f"{src.name}:{line}:{col}\n")
-    shown = pos.line_text.replace("\t", " ")
+    text, column, source_end = window(pos.line_text, pos.column)
+    shown = text.replace("\t", " ")
     out.append(f"{gutter} |\n", style="blue")
     out.append(f"{line} | ", style="blue")
     out.append(shown + "\n")
-    width = max(1, min(diag.span.end, diag.span.start + len(pos.line_text) - pos.column + 1) - diag.span.start)
-    pad = " " * cell_len(shown[: pos.column - 1])
-    carets = "^" * max(1, cell_len(shown[pos.column - 1 : pos.column - 1 + width]))
+    width = max(1, min(diag.span.end - diag.span.start, source_end - column + 1))
+    pad = " " * cell_len(shown[: column - 1])
+    carets = "^" * max(1, cell_len(shown[column - 1 : column - 1 + width]))
     out.append(f"{gutter} | ", style="blue")
     out.append(pad + carets, style=f"bold {colour}")
     if diag.expected:
@@ -120,4 +141,4 @@ def print_full(con: Console, src: Source, diags: tuple[Diagnostic, ...] | list[D
         con.print(full(src, d))
 
 
-__all__ = ["Format", "Source", "concise", "console", "diagnostic_json", "escape", "full", "github", "is_terminal", "print_full"]
+__all__ = ["Format", "Source", "concise", "console", "diagnostic_json", "escape", "full", "github", "is_terminal", "print_full", "window"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import json
 import sys
 import zlib
@@ -122,6 +123,20 @@ def open_input(path: str) -> IO[bytes]:
         raise InputError(f"{path}: {exc.strerror or exc}") from None
 
 
+READ_ERRORS = (OSError, EOFError, gzip.BadGzipFile, zlib.error)
+
+
+def read_failure(name: str, exc: BaseException) -> InputError:
+    """One line for a file that stopped being readable (READ_ERRORS) after it was opened."""
+    if isinstance(exc, EOFError):
+        return InputError(f"{name}: cannot read: truncated gzip (the compressed data ends early)")
+    if isinstance(exc, gzip.BadGzipFile) and str(exc).startswith("Not a gzipped file"):
+        return InputError(f"{name}: cannot read: not a gzip file")
+    if isinstance(exc, (gzip.BadGzipFile, zlib.error)):
+        return InputError(f"{name}: cannot read: corrupt gzip: {exc}")
+    return InputError(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}")
+
+
 @contextmanager
 def opened(path: str) -> Iterator[IO[bytes]]:
     """``open_input`` for a reader of its own (selector and test-case files): any failure to read,
@@ -129,8 +144,8 @@ def opened(path: str) -> Iterator[IO[bytes]]:
     stream = open_input(path)
     try:
         yield stream
-    except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as exc:
-        raise InputError(f"{'<stdin>' if path == '-' else path}: cannot read: {exc}") from None
+    except READ_ERRORS as exc:
+        raise read_failure("<stdin>" if path == "-" else path, exc) from None
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
@@ -200,11 +215,11 @@ def _read(path: str, chunk_size: int | None, limit: int, chunk_limit: int | None
             if data is None:
                 yield Record(name, None, None, record_too_large(size, limit))
                 return
-            yield from _array_records(name, data)
+            yield from _array_records(name, data[3:] if data.startswith(b"\xef\xbb\xbf") else data)
             return
         yield from _ndjson_or_object(name, buffered, limit, chunk_size, chunk_limit)
-    except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as exc:
-        raise InputError(f"{name}: cannot read: {exc}") from None
+    except READ_ERRORS as exc:
+        raise read_failure(name, exc) from None
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
@@ -270,10 +285,11 @@ def _chunks(first: bytes, stream: Any, size: int, name: str = "", limit: int | N
 
 
 def _limited_chunks(first: bytes, stream: Any, size: int, name: str, limit: int, lineno: int) -> Iterator[bytes | Record]:
-    if first.endswith(b"\n"):
-        yield first
-        lineno += 1
-        first = b""
+    cut = first.rfind(b"\n")
+    if cut >= 0:  # whole lines first, the start of one (at the end of the file) held
+        yield first[: cut + 1]
+        lineno += first.count(b"\n", 0, cut + 1)
+        first = first[cut + 1 :]
     pending = [first] if first else []  # the start of the line not finished yet
     held = len(first)  # its size so far
     skipping = False  # inside an oversized line, its start dropped
@@ -348,49 +364,88 @@ def _array_records(name: str, data: bytes) -> Iterator[Record]:
             yield _decode(f"{name}:[{i}]", None, exact[i])
 
 
+JSON_WHITESPACE = b" \t\r\n"
+
+
+def is_blank(line: bytes) -> bool:
+    """A line that is no record: JSON white space only. (``bytes.strip()`` would also drop "\\x0b"
+    and "\\x0c", which are not JSON white space: such a line is a broken record, not nothing.)"""
+    return not line.strip(JSON_WHITESPACE)
+
+
+_OPENERS = (b"{", b"[", b",", b":")  # how the first line of a pretty-printed object ends
+
+
 def _ndjson_or_object(name: str, stream: Any, limit: int, chunk_size: int | None = None, chunk_limit: int | None = None) -> Iterator[Any]:
+    """NDJSON, or one pretty-printed object. A first line that is not JSON but ends as an object's
+    opening line does (``{``, ``[``, ``,``, ``:``) starts an object, unless the second line is a
+    whole JSON object: then the file is NDJSON whose first record is broken (truncated), and each
+    line is still its own record."""
     line_limit = limit if chunk_size is None else chunk_limit
-    first, first_size = _readline_bounded(stream, line_limit) if line_limit is not None else (stream.readline(), 0)
-    first_lineno = 1
-    if first is None:  # an oversized first line: an NDJSON record (a document's first line is short)
-        yield OversizedLine(f"{name}:1", None, None, record_too_large(first_size, limit if line_limit is None else line_limit))
-        first, first_lineno = b"", 2
-        obj: Any = _INVALID
-    else:
-        if first.startswith(b"\xef\xbb\xbf"):
-            first = first[3:]  # a UTF-8 byte order mark is not part of the first record
+
+    def next_line() -> tuple[bytes | None, int]:
+        return _readline_bounded(stream, line_limit) if line_limit is not None else (stream.readline(), 0)
+
+    first, size = next_line()
+    if first is not None and first.startswith(b"\xef\xbb\xbf"):
+        first = first[3:]  # a UTF-8 byte order mark is not part of the first record
+    head = [(first, size)]  # the lines read to tell the shape, in order (None: over the limit)
+    obj: Any = _INVALID  # the first line's JSON, when it is JSON
+    if first is not None:
         try:
-            obj = parse_json(first) if first.strip() else None
+            obj = None if is_blank(first) else parse_json(first)
         except JSONError:
-            if first.rstrip()[-1:] in (b"{", b"[", b",", b":"):
-                # The opening line of one pretty-printed object: the file is that single object.
-                data, size = _read_bounded(stream, limit, first)
-                if data is None:
-                    yield Record(f"{name}:1", None, None, record_too_large(size, limit))
+            if first.rstrip()[-1:] in _OPENERS:
+                budget = max(0, limit + 1 - len(first))  # the second line, within the object's size limit
+                second = stream.readline(budget)
+                if not ((second.endswith(b"\n") or len(second) < budget) and _is_object_line(second)):
+                    data, total = _read_bounded(stream, limit, first + second)
+                    if data is None:
+                        yield Record(f"{name}:1", None, None, record_too_large(total, limit))
+                    else:
+                        yield from _single_object(name, data)
                     return
-                yield from _single_object(name, data)
-                return
-            obj = _INVALID  # a broken NDJSON record: report it and go on with the next lines
+                head.append((second, len(second) - second.endswith(b"\n")))
     if chunk_size is not None:
-        yield from _chunks(first, stream, chunk_size, name, chunk_limit, first_lineno)
+        yield from _head_then_chunks(name, head, stream, chunk_size, chunk_limit, line_limit or limit)
         return
-    lineno = 1
-    line: bytes | None = first
-    size = 0
-    while True:
+    lines = itertools.chain(head, iter(next_line, (b"", 0)))
+    for lineno, (line, size) in enumerate(lines, 1):
         if line is None:
             yield OversizedLine(f"{name}:{lineno}", None, None, record_too_large(size, limit))
-        else:
-            raw = line.rstrip(b"\r\n")
-            if raw.strip():
-                if lineno == 1 and obj is not _INVALID:
-                    yield _parsed_line(f"{name}:1", raw, obj)
-                else:
-                    yield _line(name, lineno, raw)
+            continue
+        raw = line.rstrip(b"\r\n")
+        if not is_blank(raw):
+            if lineno == 1 and obj is not _INVALID:
+                yield _parsed_line(f"{name}:1", raw, obj)
+            else:
+                yield _line(name, lineno, raw)
+
+
+def _is_object_line(line: bytes) -> bool:
+    try:
+        return type(parse_json(line)) is dict
+    except JSONError:
+        return False
+
+
+def _head_then_chunks(name: str, head: list[tuple[bytes | None, int]], stream: Any, chunk_size: int,
+                      chunk_limit: int | None, limit: int) -> Iterator[bytes | Record]:
+    """``items()`` for NDJSON: the lines read to tell the shape, then the rest of the stream, as
+    chunks of whole lines (and OversizedLines in their place)."""
+    start = b""
+    lineno = 1  # of start's first line
+    for line, size in head:
+        if line is not None:
+            start += line
+            continue
+        if start:
+            yield start
+            lineno += start.count(b"\n")
+            start = b""
+        yield OversizedLine(f"{name}:{lineno}", None, None, record_too_large(size, limit))
         lineno += 1
-        line, size = _readline_bounded(stream, limit)
-        if line == b"":
-            return
+    yield from _chunks(start, stream, chunk_size, name, chunk_limit, lineno)
 
 
 _INVALID = object()

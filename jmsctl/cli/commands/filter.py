@@ -23,6 +23,7 @@ from typing import IO, Any, Optional
 import typer
 
 from jmsctl import selector as sel
+from jmsctl.cli.options import max_record_size
 from jmsctl.cli.render import Source, console, is_terminal, print_full
 from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.filter import Counts, Selection, default_jobs, record_json, select, select_file
@@ -81,6 +82,7 @@ def filter_command(
     engine: Engine = typer.Option(  # noqa: B008
         Engine.fast, "--engine", hidden=True, help="fast (default), noprefilter (fast decode only) or plain (full decode of every record): for tests and benchmarks."
     ),
+    max_size: int = max_record_size(),
 ) -> None:
     """Write the messages a selector selects. Exit 0 some selected, 1 none, 2 any error."""
     try:
@@ -125,6 +127,7 @@ def filter_command(
         keep_lines=output_format in (OutputFormat.ids, OutputFormat.pretty),
         jobs=jobs,
         engine=engine,
+        max_record_size=max_size,
     )
     try:
         if count:
@@ -208,6 +211,7 @@ def _all_selected(
     max_count: int | None,
     jobs: int | None,
     engine: Engine,
+    max_record_size: int,
     **options: Any,
 ) -> Generator[Item, None, None]:
     """What every file in turn selects; a file that cannot be read is reported and skipped."""
@@ -216,14 +220,15 @@ def _all_selected(
             return
         n = jobs if jobs is not None else default_jobs(path)
         try:
-            reader = read_records(path)
+            reader = read_records(path, max_record_size)
             if engine is Engine.plain:
                 yield from select(
                     compiled, reader, counts, invert=options["invert"], max_count=max_count, on_rejected=options["on_rejected"]
                 )
                 continue
             yield from select_file(
-                compiled, path, counts, max_count=max_count, jobs=n, reader=reader, prefilter=engine is Engine.fast, **options
+                compiled, path, counts, max_count=max_count, jobs=n, reader=reader, prefilter=engine is Engine.fast,
+                max_record_size=max_record_size, **options,
             )
         except InputError as exc:
             on_error(exc)

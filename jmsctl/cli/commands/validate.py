@@ -18,6 +18,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware
 from jmsctl.cli.options import max_record_size
 from jmsctl.cli.render import Format, _gh_escape, console
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, read_records
@@ -100,7 +101,9 @@ def validate_command(
             for problem in exc.problems:
                 _stderr(f"{PROG}: {schema_path}: {problem}")
             raise typer.Exit(2) from None
-    raise typer.Exit(_run(files, schema, output_format, max_size))
+    with closed_pipe_exits_quietly():
+        status = _run(files, schema, output_format, max_size)
+    raise typer.Exit(status)
 
 
 def _load_schema(path: str) -> Schema:
@@ -123,7 +126,7 @@ def _stderr(text: str) -> None:
 def _run(files: list[str], schema: Schema | None, fmt: Format, max_size: int = MAX_RECORD_SIZE) -> int:
     summary = Summary()
     failures: list[str] = []
-    con = console()
+    con = pipe_aware(console())
     plain = con.no_color or not con.is_terminal
     out = sys.stdout
     first = True
@@ -164,7 +167,7 @@ def _finish(fmt: Format, s: Summary, failures: list[str]) -> None:
         sys.stdout.write(("\n" if s.counts else "") + "],\n" + tail[1:].lstrip("\n") + "\n")
         return
     if fmt is Format.full:
-        con = console()
+        con = pipe_aware(console())
         if s.counts:
             table = Table(title="Summary", title_justify="left", show_edge=False)
             for col in ("code", "severity", "count", "meaning", "first at"):
