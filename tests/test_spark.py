@@ -294,9 +294,19 @@ def test_inputs_are_classified_by_content(tmp_path: Path) -> None:
     (tmp_path / "lines.ndjson").write_text('{"properties": {"a": 1}}\n')
     with gzip.open(tmp_path / "lines.ndjson.gz", "wb") as f:
         f.write(b'{"properties": {"a": 1}}\n')
-    sources, errors = plan_inputs([str(tmp_path / n) for n in ("array.json", "pretty.json", "lines.ndjson", "lines.ndjson.gz", "missing")])
-    assert [s.kind for s in sources] == ["driver", "driver", "ndjson", "ndjson"]
-    assert errors == [f"{tmp_path / 'missing'}: no such file"]
+    (tmp_path / "bom-array.json").write_bytes(b'\xef\xbb\xbf [{"properties": {"a": 1}}]')
+    (tmp_path / "truncated.ndjson").write_text('{"properties": {"a":\n{"properties": {"a": 1}}\n')  # broken first record
+    (tmp_path / "not-gzip.gz").write_bytes(b'{"properties": {}}\n')
+    (tmp_path / "dir").mkdir()
+    names = ("array.json", "pretty.json", "lines.ndjson", "lines.ndjson.gz", "bom-array.json", "truncated.ndjson", "missing", "not-gzip.gz")
+    sources, errors = plan_inputs([*(str(tmp_path / n) for n in names), "file://" + str(tmp_path / "lines.ndjson")])
+    assert [s.kind for s in sources] == ["driver", "driver", "ndjson", "ndjson", "driver", "ndjson", "ndjson"]
+    assert sources[-1].path.startswith("file://")  # read by Spark's text source
+    assert errors == [f"{tmp_path / 'missing'}: no such file", f"{tmp_path / 'not-gzip.gz'}: cannot read: not a gzip file"]
+    for source in sources:  # each as the local loader reads it: lines (NDJSON) or whole records
+        reader = read_records(source.path.removeprefix("file://"))
+        assert isinstance(next(reader.items()), bytes) == (source.kind == "ndjson")
+        reader.close()
 
 
 def test_like_patterns_become_linear_regexes() -> None:

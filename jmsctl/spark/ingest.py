@@ -20,7 +20,6 @@ Inputs keep their order: each file is its own relation, and the relations are un
 
 from __future__ import annotations
 
-import gzip
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -36,7 +35,7 @@ from jmsctl import selector as sel
 from jmsctl.fastpath import Engine
 from jmsctl.filter import record_json
 from jmsctl.messages.decode import RecordError
-from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, JSONError, parse_json, read_records, record_too_large
+from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, OversizedLine, is_blank, opened, read_records, record_too_large
 from jmsctl.messages.loader import _line as judge_line
 from jmsctl.messages.model import Message
 from jmsctl.spark import ranges
@@ -101,42 +100,27 @@ def _local(path: str) -> str:
 def _classify(path: str, sources: list[Source], errors: list[str]) -> None:
     local = _local(path)
     try:
-        with open(local, "rb") as raw:
-            magic = raw.read(4)
+        with opened(local) as stream:
+            magic = stream.read(4)
         if magic == PARQUET_MAGIC:
             sources.append(Source(path, path, "parquet"))
-            return
-        line_oriented = not _not_line_oriented(local)
-        sources.append(Source(path, path, "ndjson") if line_oriented else Source(path, local, "driver"))
-    except FileNotFoundError:
-        errors.append(f"{path}: no such file")
-    except PermissionError:
-        errors.append(f"{path}: permission denied")
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
-        errors.append(f"{path}: cannot read: {exc}")
+        elif _line_oriented(local):
+            sources.append(Source(path, path, "ndjson"))
+        else:
+            sources.append(Source(path, local, "driver"))
+    except InputError as exc:  # the loader's words: no such file, is a directory, not a gzip file, ...
+        errors.append(str(exc))
 
 
-def _not_line_oriented(path: str) -> bool:
-    """A JSON array, or one pretty-printed object: the local loader's own tests (``read_records``),
-    on the first 64 bytes and on the first line."""
-    opener: Any = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rb") as f:
-        head = f.read(64).lstrip()
-        if head.startswith(BOM):
-            head = head[len(BOM):].lstrip()
-        if head.startswith(b"["):
-            return True
-        f.seek(0)
-        first = f.readline()
-    if first.startswith(BOM):
-        first = first[len(BOM):]
-    if not first.strip():
-        return False
+def _line_oriented(path: str) -> bool:
+    """NDJSON, as the local loader decides (a JSON array or one pretty-printed object is read
+    whole, on the driver): its reader gives chunks of lines for NDJSON and records otherwise."""
+    reader = read_records(path)
     try:
-        parse_json(first)
-    except JSONError:
-        return first.rstrip()[-1:] in (b"{", b"[", b",", b":")
-    return False
+        first = next(reader.items(), None)
+    finally:
+        reader.close()
+    return first is None or isinstance(first, (bytes, OversizedLine))
 
 
 # ----- NDJSON on the executors ---------------------------------------------------------------
@@ -271,7 +255,7 @@ def _layout_batch(runs: list[Run], selector: str | None, dialect: str, limit: in
             continue
         for k, line in enumerate(lines):
             raw = line.rstrip(b"\r\n")
-            if not raw.strip():
+            if is_blank(raw):
                 continue
             decoded = decode_line(raw)
             if isinstance(decoded, RecordError):
