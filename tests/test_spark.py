@@ -212,6 +212,10 @@ def test_the_compiled_filter_runs_no_python(spark: Any, samples_parquet: Path, d
     plan = physical_plan(spark.read.parquet(str(samples_parquet)).where(column))
     assert "Filter" in plan and "FileScan parquet" in plan, plan
     assert not [node for node in PYTHON_NODES if node in plan], plan
+    # The control: the same filter with a Python UDF does show one of those nodes (the names are Spark's).
+    udf = F.udf(lambda t: t == "car", "boolean")
+    with_udf = physical_plan(spark.read.parquet(str(samples_parquet)).where(column & udf(F.col("JMSType"))))
+    assert [node for node in PYTHON_NODES if node in with_udf], with_udf
 
 
 def test_the_explain_command_prints_the_column_and_a_python_free_plan(spark: Any) -> None:
