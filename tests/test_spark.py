@@ -9,6 +9,7 @@ Corpus and property-based parity: tests/test_spark_parity.py. One SparkSession f
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import itertools
 import os
 import shutil
@@ -417,3 +418,20 @@ def test_deep_and_long_selectors_compile_and_evaluate(spark: Any, samples_parque
         compiled = sel.compile(text)
         expected = sum(1 for m in messages if compiled.evaluate(m) is True)
         assert df.where(compile_column(compiled.ast)).count() == expected, text[:60]
+
+
+# ----- the benchmark stays runnable ------------------------------------------------------------
+
+def test_the_spark_benchmark_runs_every_row_and_its_counts_agree(spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """bench/spark_bench.py on a small dump (figures meaningless at this size): every measurement
+    runs and selects the same messages (the core-count section, two more JVMs, is left out)."""
+    spec = importlib.util.spec_from_file_location("spark_bench", Path(__file__).parent.parent / "bench" / "spark_bench.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--messages", "2000", "--repeat", "1", "--workdir", str(tmp_path), "--no-cores"]) == 0
+    out = capsys.readouterr().out
+    rows = ("native Column", "Python UDF over", "mapInArrow over", "ingest to the layout + native", "local evaluator inside the ingest",
+            "Spark JSON reader", "jmsctl filter --count")
+    assert [row for row in rows if row not in out] == [], out
+    assert "every measurement selected" in out, out
