@@ -358,6 +358,19 @@ def test_a_fresh_process_prints_only_the_counts() -> None:
     assert proc.stderr == stats(counts) + "\n"
 
 
+def test_an_input_that_stops_being_readable_is_one_line_as_locally(spark: Any, tmp_path: Path) -> None:
+    """A truncated .gz passes the driver's look at its start and fails in a worker: the job ends
+    with the loader's words for it, one line, exit 2, as ``jmsctl filter`` says it."""
+    whole = gzip.compress((SAMPLES / "orders.ndjson").read_bytes())
+    truncated = tmp_path / "cut.ndjson.gz"
+    truncated.write_bytes(whole[: len(whole) // 2])
+    r = run("filter", JAVADOC, str(truncated), "--count")
+    local = runner.invoke(app, ["filter", JAVADOC, str(truncated), "--count"])
+    assert (r.exit_code, local.exit_code) == (2, 2)
+    assert r.stderr == f"jmsctl spark filter: {truncated}: cannot read: truncated gzip (the compressed data ends early)\n", r.stderr
+    assert r.stderr.split(": ", 1)[1] == local.stderr.split(": ", 1)[1]
+
+
 def test_filter_exit_status_and_usage(spark: Any, tmp_path: Path) -> None:
     r = run("filter", "JMSType = 'spaceship'", str(SAMPLES / "orders-small.ndjson"), "--count")
     assert (r.exit_code, r.stdout) == (1, "0\n")

@@ -35,7 +35,17 @@ from jmsctl import selector as sel
 from jmsctl.fastpath import Engine
 from jmsctl.filter import record_json
 from jmsctl.messages.decode import RecordError
-from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, OversizedLine, is_blank, opened, read_records, record_too_large
+from jmsctl.messages.loader import (
+    MAX_RECORD_SIZE,
+    READ_ERRORS,
+    InputError,
+    OversizedLine,
+    is_blank,
+    opened,
+    read_failure,
+    read_records,
+    record_too_large,
+)
 from jmsctl.messages.loader import _line as judge_line
 from jmsctl.messages.model import Message
 from jmsctl.spark import ranges
@@ -193,12 +203,16 @@ def _text_runs(batches: Iterator[pa.RecordBatch], label: str, path: str, limit: 
 
 
 def _range_runs(batches: Iterator[pa.RecordBatch], label: str, path: str, limit: int) -> Iterator[list[Run]]:
-    """Runs read by this task from its byte ranges (rows of start, end)."""
+    """Runs read by this task from its byte ranges (rows of start, end). A file that stops being
+    readable (a truncated .gz) fails the job with the loader's words (the CLI prints them)."""
     for batch in batches:
         for start, end in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True):
             count_before = partial(ranges.lines_before, path, start)
-            for before, lines in ranges.chunks(path, start, end, limit):
-                yield [(lines, _Split(label, count_before, before).locate)]
+            try:
+                for before, lines in ranges.chunks(path, start, end, limit):
+                    yield [(lines, _Split(label, count_before, before).locate)]
+            except READ_ERRORS as exc:
+                raise read_failure(label, exc) from None
 
 
 _SELECTORS: dict[tuple[str, str], sel.Selector] = {}

@@ -8,6 +8,7 @@ something selected, 1 nothing, 2 any error (an error wins); rejected records are
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -77,9 +78,21 @@ def _spark_errors(prog: str) -> Iterator[None]:
     except typer.Exit:
         raise
     except Exception as exc:  # Spark reports job failures as Py4J / captured JVM exceptions
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        _say(prog, f"Spark job failed: {first}")
+        _say(prog, _job_failure(exc))
         raise typer.Exit(2) from None
+
+
+_WORKER_INPUT_ERROR = re.compile(r"\bInputError: (.+)")
+
+
+def _job_failure(exc: Exception) -> str:
+    """One line for a failed job: an unreadable input in the loader's words when a Python worker
+    raised one (its traceback is inside Spark's exception text), else the exception's first line."""
+    text = str(exc).strip()
+    found = _WORKER_INPUT_ERROR.findall(text)
+    if found:
+        return found[-1].strip()
+    return f"Spark job failed: {text.splitlines()[0] if text else type(exc).__name__}"
 
 
 def _session(master: str | None) -> Any:
