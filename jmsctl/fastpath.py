@@ -38,7 +38,7 @@ from jmsctl.messages.decode import AmbiguousNumber, RecordError, decode_value
 from jmsctl.messages.jsonkeys import has_duplicate_key
 from jmsctl.messages.loader import _line, is_blank, record_too_large
 from jmsctl.messages.model import DELIVERY_MODES
-from jmsctl.prefilter import line_test, needles
+from jmsctl.prefilter import line_test, needles, required_values
 from jmsctl.selector import Selector
 from jmsctl.selector import nodes as n
 from jmsctl.values import BOOLEAN, BYTE, INT, LONG, SHORT, STRING
@@ -123,6 +123,35 @@ def view_function(names: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
     return view_of
 
 
+def possible_function(selector: Selector) -> Callable[[Any], bool] | None:
+    """record -> False when the selector cannot be TRUE for it, read from the decoded values the
+    selector requires to be certain Strings (``prefilter.required_values``); None: no such value.
+    Cheaper than the view and the evaluation, for the lines that cannot be selected."""
+    required = sorted(required_values(selector.ast), key=lambda r: r[0] in n.HEADERS)  # properties first
+    if not required:
+        return None
+    checks = tuple((name, allowed, name in n.HEADERS) for name, allowed in required)
+    tstring = fs.TString
+
+    def possible(rec: Any) -> bool:
+        for name, allowed, header in checks:
+            if header:
+                h = rec.headers
+                v = None if h is UNSET else getattr(h, name)
+            else:
+                p = rec.properties
+                v = None if p is UNSET else p.get(name)
+            if type(v) is not str:
+                if type(v) is not tstring:
+                    return False
+                v = v.value
+            if v not in allowed:
+                return False
+        return True
+
+    return possible
+
+
 # ----- one chunk of lines -------------------------------------------------------------------------
 
 
@@ -185,6 +214,9 @@ class Engine:
         # the prefilter is used only where it saves the decode: lines skipped unparsed.
         self._test = line_test(groups) if self._skip else None
         self._view = view_function(identifiers(selector))
+        # Without --stats and --invert, FALSE and UNKNOWN need not be told apart: a line whose
+        # decoded values rule out TRUE is counted as skipped, its view never built.
+        self._possible = possible_function(selector) if not exact and not invert else None
 
     # The plain path for one line: exactly what read_records + select would do with it.
     def _plain(self, raw: bytes) -> tuple[Any, RecordError | None]:
@@ -199,9 +231,9 @@ class Engine:
         rejection). What the loop of ``_process_all`` does for each line, as one call."""
         made = fs.TYPED_MADE
         try:
-            made[0] = 0
+            made.clear()
             rec = fs.decode(raw)
-            if not fs.keys_unique(raw, rec, made[0]) and has_duplicate_key(raw):
+            if not fs.keys_unique(raw, rec, len(made)) and has_duplicate_key(raw):
                 raise _Refused
             return self._fn(self._view(rec).get), None
         except _DECODE_ERRORS:
@@ -231,9 +263,10 @@ class Engine:
         b = Batch()
         errors, kept = b.errors, b.kept
         decode, made, header_fields, unset, untyped = fs.decode, fs.TYPED_MADE, fs.HEADER_FIELDS + 1, UNSET, fs.Untyped
-        keys_unique, view_of, fn, plain = fs.keys_unique, self._view, self._fn, self._plain
+        clear = made.clear
+        keys_unique, view_of, fn, plain, possible = fs.keys_unique, self._view, self._fn, self._plain, self._possible
         invert, keep = self.invert, self.keep_lines
-        true = false = unknown = rejected = selected = 0
+        true = false = unknown = rejected = selected = skipped = 0
         out: list[bytes] = []
         append = kept.append if keep else out.append
         stopped = False
@@ -241,12 +274,12 @@ class Engine:
         for raw in lines:
             index += 1
             try:
-                made[0] = 0
+                clear()
                 rec = decode(raw)
                 # fs.keys_unique, inlined for the usual line: its colons against the members the
                 # decode kept, less the colons of JMSMessageID ("ID:...") and JMSDestination.
                 h, p, body = rec.headers, rec.properties, rec.body
-                members = 2 * made[0] if type(rec) is untyped else 2 * made[0] + 1
+                members = 2 * len(made) if type(rec) is untyped else 2 * len(made) + 1
                 colons = raw.count(b":")
                 if h is not unset:
                     ht = astuple(h)
@@ -259,8 +292,11 @@ class Engine:
                     members += 1 + len(p)
                 if body is not unset:
                     members += 1 + len(body) if type(body) is dict else 1
-                if (colons != members or escapes) and not keys_unique(raw, rec, made[0]) and has_duplicate_key(raw):
+                if (colons != members or escapes) and not keys_unique(raw, rec, len(made)) and has_duplicate_key(raw):
                     raise _Refused
+                if possible is not None and not possible(rec):
+                    skipped += 1
+                    continue
                 result = fn(view_of(rec).get)
             except _DECODE_ERRORS:
                 if is_blank(raw):
@@ -288,8 +324,8 @@ class Engine:
                 stopped = True
                 break
         b.lines = index + 1 - first if stopped else len(lines)
-        b.read = true + false + unknown + rejected
-        b.true, b.false, b.unknown, b.rejected, b.selected = true, false, unknown, rejected, selected
+        b.read = true + false + unknown + rejected + skipped
+        b.true, b.false, b.unknown, b.rejected, b.selected, b.skipped = true, false, unknown, rejected, selected, skipped
         b.stopped = stopped
         if out:
             out.append(b"")
@@ -452,4 +488,4 @@ def _count_records(chunk: bytes) -> int:
     return sum(1 for p in parts if not is_blank(p))
 
 
-__all__ = ["Batch", "Engine", "identifiers", "property_value", "view_function"]
+__all__ = ["Batch", "Engine", "identifiers", "possible_function", "property_value", "view_function"]
