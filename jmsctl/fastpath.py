@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from msgspec import UNSET
-from msgspec.structs import astuple
 
 from jmsctl import fastschema as fs
 from jmsctl.messages.decode import AmbiguousNumber, RecordError, decode_value
@@ -262,8 +261,7 @@ class Engine:
         loop is the filter's time). ``escapes``: a line may spell a colon as an escape."""
         b = Batch()
         errors, kept = b.errors, b.kept
-        decode, made, header_fields, unset, untyped = fs.decode, fs.TYPED_MADE, fs.HEADER_FIELDS + 1, UNSET, fs.Untyped
-        clear = made.clear
+        decode, made, clear = fs.decode, fs.TYPED_MADE, fs.TYPED_MADE.clear
         keys_unique, view_of, fn, plain, possible = fs.keys_unique, self._view, self._fn, self._plain, self._possible
         invert, keep = self.invert, self.keep_lines
         true = false = unknown = rejected = selected = skipped = 0
@@ -276,23 +274,7 @@ class Engine:
             try:
                 clear()
                 rec = decode(raw)
-                # fs.keys_unique, inlined for the usual line: its colons against the members the
-                # decode kept, less the colons of JMSMessageID ("ID:...") and JMSDestination.
-                h, p, body = rec.headers, rec.properties, rec.body
-                members = 2 * len(made) if type(rec) is untyped else 2 * len(made) + 1
-                colons = raw.count(b":")
-                if h is not unset:
-                    ht = astuple(h)
-                    members += header_fields - ht.count(unset)
-                    if type(ht[0]) is str:
-                        colons -= ht[0].count(":")
-                    if type(ht[6]) is str:
-                        colons -= ht[6].count(":")
-                if p is not unset:
-                    members += 1 + len(p)
-                if body is not unset:
-                    members += 1 + len(body) if type(body) is dict else 1
-                if (colons != members or escapes) and not keys_unique(raw, rec, len(made)) and has_duplicate_key(raw):
+                if not keys_unique(raw, rec, len(made), escapes) and has_duplicate_key(raw):
                     raise _Refused
                 if possible is not None and not possible(rec):
                     skipped += 1
