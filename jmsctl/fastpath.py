@@ -46,6 +46,7 @@ from jmsctl.values import BOOLEAN, BYTE, INT, LONG, SHORT, STRING
 class _Refused(Exception):
     """The fast path will not vouch for this line: the plain path decides."""
 
+
 # ----- the selector view of a decoded record ---------------------------------------------------
 
 
@@ -261,7 +262,8 @@ class Engine:
         loop is the filter's time). ``escapes``: a line may spell a colon as an escape."""
         b = Batch()
         errors, kept = b.errors, b.kept
-        decode, made, clear = fs.decode, fs.TYPED_MADE, fs.TYPED_MADE.clear
+        decode, decode_untyped, invalid = fs.decode_typed, fs.decode_untyped, fs.ValidationError
+        made, clear = fs.TYPED_MADE, fs.TYPED_MADE.clear
         keys_unique, view_of, fn, plain, possible = fs.keys_unique, self._view, self._fn, self._plain, self._possible
         invert, keep = self.invert, self.keep_lines
         true = false = unknown = rejected = selected = skipped = 0
@@ -273,7 +275,10 @@ class Engine:
             index += 1
             try:
                 clear()
-                rec = decode(raw)
+                try:  # fs.decode, inlined
+                    rec = decode(raw)
+                except invalid:
+                    rec = decode_untyped(raw)
                 if not keys_unique(raw, rec, len(made), escapes) and has_duplicate_key(raw):
                     raise _Refused
                 if possible is not None and not possible(rec):

@@ -143,17 +143,18 @@ class Untyped(Struct, forbid_unknown_fields=True, gc=False):
     body: Union[str, UnsetType, None] = UNSET  # noqa: UP007
 
 
-_decode_typed = msgspec.json.Decoder(Union[Text, Bytes, Object, Map, Stream, Plain]).decode  # noqa: UP007
-_decode_untyped = msgspec.json.Decoder(Untyped).decode
+decode_typed = msgspec.json.Decoder(Union[Text, Bytes, Object, Map, Stream, Plain]).decode  # noqa: UP007
+decode_untyped = msgspec.json.Decoder(Untyped).decode
+ValidationError = msgspec.ValidationError
 DecodeError = ValueError  # msgspec's DecodeError and ValidationError are ValueErrors
 
 
 def decode(raw: bytes) -> Any:
     """A record Struct (Text, Bytes, ... or Untyped), or ValueError: the line is not vouched for."""
     try:
-        return _decode_typed(raw)
-    except msgspec.ValidationError:
-        return _decode_untyped(raw)  # most often no "type" (the tag is required above)
+        return decode_typed(raw)
+    except ValidationError:
+        return decode_untyped(raw)  # most often no "type" (the tag is required above)
 
 
 # ----- how many members the line's objects have ---------------------------------------------------
@@ -253,8 +254,11 @@ __all__ = [
     "Text",
     "Typed",
     "Untyped",
+    "ValidationError",
     "colon_after_space",
     "decode",
+    "decode_typed",
+    "decode_untyped",
     "header_colons",
     "keys_unique",
     "members",
