@@ -175,8 +175,9 @@ class Batch:
 
 
 _NOT_TRUE = object()  # a prefiltered line: FALSE or UNKNOWN, not told apart
-# ValueError: msgspec's DecodeError and ValidationError, and UnicodeDecodeError (invalid UTF-8 in a key).
-_DECODE_ERRORS = (ValueError, _Refused, AmbiguousNumber, RecordError, KeyError)
+# ValueError: msgspec's DecodeError and ValidationError, and UnicodeDecodeError (invalid UTF-8 in a key);
+# RecursionError: msgspec nests no deeper than the interpreter's limit (orjson reads 1,024 levels).
+_DECODE_ERRORS = (ValueError, _Refused, AmbiguousNumber, RecordError, KeyError, RecursionError)
 
 
 class Engine:

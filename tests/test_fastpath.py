@@ -515,3 +515,11 @@ def test_required_values() -> None:
     assert required("NOT color = 'blue'") == [] and required("color <> 'blue'") == []
     assert required("JMSDeliveryMode = 'PERSISTENT'") == []  # also written 2
     assert required("s IN ('a', 'b') AND t NOT IN ('c')") == [("s", ["a", "b"])]
+
+
+def test_lines_nested_deeper_than_msgspec_reads() -> None:
+    """msgspec raises RecursionError near 1,000 levels, orjson reads 1,024: the plain path judges."""
+    lines = [b'{"properties":{"color":"blue","x":' + b"[" * depth + b"]" * depth + b"}}" for depth in (900, 1000, 1023, 1024, 1025, 3000)]
+    lines += [b'{"properties":{"color":"blue","x":' + b'{"a":' * 1100 + b"1" + b"}" * 1100 + b"}}"]
+    for text in SELECTORS[:3]:
+        check_engine(text, lines)
