@@ -222,11 +222,8 @@ def check_filter_agrees(args: tuple[bytes, str, int]) -> None:
     assert fast_selected == plain_selected
 
 
-FAST_PATH_DEPTH = 900  # filter's fast path raises RecursionError on lines nested 1,000 deep: see the xfail below
-
-
 def filter_cases() -> st.SearchStrategy[tuple[bytes, str, int]]:
-    return st.tuples(hostile_file(FAST_PATH_DEPTH), st.sampled_from(FILTER_SELECTORS), st.sampled_from([200, 1000, MAX_RECORD_SIZE]))
+    return st.tuples(hostile_file(), st.sampled_from(FILTER_SELECTORS), st.sampled_from([200, 1000, MAX_RECORD_SIZE]))
 
 
 RECORD_TARGETS: dict[str, tuple[Callable[[], Any], Callable[[Any], Any]]] = {
@@ -255,9 +252,8 @@ def test_fuzz_filter_fast_path_agrees_with_plain_path(args: tuple[bytes, str, in
     check_filter_agrees(args)
 
 
-@pytest.mark.xfail(raises=RecursionError, strict=True, reason="msgspec in the fast path raises RecursionError from 1,000 levels")
 def test_filter_on_a_line_nested_deeper_than_msgspec_reads() -> None:
-    """When this passes (strict xfail fails), raise FAST_PATH_DEPTH to 1500."""
+    """msgspec raised RecursionError from 1,000 levels (the fast path now hands such lines to the plain path)."""
     deep = b'{"properties": {"x": ' + b"[" * 1000 + b"]" * 1000 + b"}}\n"
     check_filter_agrees((b'{"properties": {"x": 1}}\n' + deep, "x = 1", MAX_RECORD_SIZE))
 
@@ -493,16 +489,16 @@ HOSTILE_LINES = [
 
 
 def test_filter_counts_every_broken_record(tmp_path: Path) -> None:
-    """read = TRUE + FALSE + UNKNOWN + rejected, and read is the number of non-blank lines.
-    (Lines nested deeper than msgspec reads are not here: the fast path raised RecursionError on them.)"""
-    big = b'{"properties": {"s": "' + b"a" * 3000 + b'"}}'
+    """read = TRUE + FALSE + UNKNOWN + rejected, and read is the number of non-blank lines."""
+    big = b'{"properties": {"s": "' + b"a" * 5000 + b'"}}'
+    deep = b'{"properties": {"x": ' + b"[" * 1000 + b"]" * 1000 + b"}}"
     f = tmp_path / "hostile.ndjson"
-    f.write_bytes(BOM + b"\n".join([*HOSTILE_LINES, b'{"properties": {"x": 1, "\\u0078": 2}}', big, b"\x0c"]) + b"\n")
-    r = runner.invoke(app, ["filter", "x = 1", str(f), "--stats", "--count", "--max-record-size", "2k"])
+    f.write_bytes(BOM + b"\n".join([*HOSTILE_LINES, b'{"properties": {"x": 1, "\\u0078": 2}}', big, b"\x0c", deep]) + b"\n")
+    r = runner.invoke(app, ["filter", "x = 1", str(f), "--stats", "--count", "--max-record-size", "4k"])
     assert r.exit_code == 2
     assert r.stdout == "1\n"
-    assert "read 10, TRUE 1, FALSE 1, UNKNOWN 1, rejected 7, selected 1" in r.stderr
-    assert [line.split(": ")[0] for line in r.stderr.splitlines() if line.startswith(str(f))] == [f"{f}:{n}" for n in (2, 4, 5, 7, 10, 11, 12)]
+    assert "read 11, TRUE 1, FALSE 1, UNKNOWN 1, rejected 8, selected 1" in r.stderr
+    assert [line.split(": ")[0] for line in r.stderr.splitlines() if line.startswith(str(f))] == [f"{f}:{n}" for n in (2, 4, 5, 7, 10, 11, 12, 13)]
 
 
 def test_validate_counts_every_broken_record(tmp_path: Path) -> None:
