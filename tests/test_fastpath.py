@@ -330,6 +330,8 @@ OPTION_SETS: list[list[str]] = [
     ["--format", "json"],
     ["--format", "ids", "--stats"],
     ["--format", "pretty"],
+    ["--max-record-size", "300", "--stats"],
+    ["--max-record-size", "300", "--skip-invalid"],
 ]
 
 
