@@ -26,6 +26,7 @@ tests/test_fastpath.py compares the two paths on the samples and on lines built 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -175,6 +176,9 @@ class Batch:
 
 
 _NOT_TRUE = object()  # a prefiltered line: FALSE or UNKNOWN, not told apart
+# fastschema.TYPED_MADE is one list for the process: decodes from two threads must not interleave
+# between its clear() and its len(). One chunk at a time (the work holds the GIL anyway).
+_DECODING = threading.RLock()
 # ValueError: msgspec's DecodeError and ValidationError, and UnicodeDecodeError (invalid UTF-8 in a key);
 # RecursionError: msgspec nests no deeper than the interpreter's limit (orjson reads 1,024 levels).
 _DECODE_ERRORS = (ValueError, _Refused, AmbiguousNumber, RecordError, KeyError, RecursionError)
@@ -230,6 +234,10 @@ class Engine:
     def judge(self, raw: bytes) -> tuple[Any, RecordError | None]:
         """One non-blank line (no line terminator): (True / False / None, None), or (None, the
         rejection). What the loop of ``_process_all`` does for each line, as one call."""
+        with _DECODING:
+            return self._judge(raw)
+
+    def _judge(self, raw: bytes) -> tuple[Any, RecordError | None]:
         made = fs.TYPED_MADE
         try:
             made.clear()
@@ -244,6 +252,10 @@ class Engine:
         """Select from a chunk of whole lines (the last may lack its b"\\n" at the end of a file).
         With ``max_count`` it stops after that many selected lines: ``lines`` then counts only
         the lines read."""
+        with _DECODING:
+            return self._process(chunk, max_count)
+
+    def _process(self, chunk: bytes, max_count: int | None) -> Batch:
         limit = self.max_record_size
         if limit is not None and len(chunk) > limit:
             return self._process_limited(chunk, max_count, limit)
@@ -325,7 +337,7 @@ class Engine:
         judged valid or rejected; the others are judged."""
         b = Batch()
         errors, kept = b.errors, b.kept
-        judge, test = self.judge, self._test
+        judge, test = self._judge, self._test
         skip, invert, keep = self._skip, self.invert, self.keep_lines
         read = true = false = unknown = rejected = skipped = selected = 0
         out: list[bytes] = []

@@ -52,7 +52,8 @@ class Headers(Struct, forbid_unknown_fields=True, gc=False):
 
 TYPED_MADE: list[Any] = []
 """The typed values decoded since it was last cleared: msgspec calls ``__post_init__``, here this
-list's C ``append``, with each one it makes (counted without a Python call or a walk)."""
+list's C ``append``, with each one it makes (counted without a Python call or a walk). One list for
+the process: clear, decode and count under one lock (``fastpath`` holds it per chunk)."""
 
 
 class Typed(Struct, tag_field="type", forbid_unknown_fields=True, gc=False):
