@@ -300,6 +300,12 @@ def test_each_broken_record_is_located_with_its_field_and_reason(tmp_path: Path,
     assert err is not None and err.field == field and reason in err.reason, err
 
 
+def test_a_form_feed_before_a_bracket_is_not_an_array(tmp_path: Path) -> None:
+    """Found by the fuzzer: the shape test skipped Python's white space, not JSON's."""
+    rs = _records(tmp_path, b"\x0c\n[")
+    assert [(r.location.rsplit(":", 1)[1], r.error is not None) for r in rs] == [("1", True), ("2", True)]
+
+
 def test_a_truncated_first_line_that_looks_like_an_object_opening(tmp_path: Path) -> None:
     """``{"properties": {`` then records: NDJSON with a broken first record, not one broken object."""
     rs = _records(tmp_path, b'{"properties": {\n{"properties": {"x": 1}}\n{"properties": {"x": 2}}\n')

@@ -122,9 +122,9 @@ def _read(path: str, chunk_size: int | None, limit: int, chunk_limit: int | None
     name = "<stdin>" if path == "-" else path
     try:
         buffered: Any = stream if isinstance(stream, io.BufferedReader) else io.BufferedReader(stream)  # type: ignore[arg-type, type-var]
-        head = buffered.peek(64).lstrip()
+        head = buffered.peek(64).lstrip(JSON_WHITESPACE)  # JSON's white space: "\x0c[" is not an array
         if head.startswith(b"\xef\xbb\xbf"):
-            head = head[3:].lstrip()
+            head = head[3:].lstrip(JSON_WHITESPACE)
         if head.startswith(b"["):
             data, size = read_bounded(buffered, limit)
             if data is None:
