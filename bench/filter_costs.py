@@ -4,7 +4,7 @@
     python bench/filter_costs.py --messages 50000  # quicker
 
 Each stage runs over the same lines of the jq_bench dump (``bench/jq_bench.py``'s generator) and is
-timed in CPU time of this process (``time.process_time``, best of 3), which moves less than wall time
+timed in CPU time of this process (``time.process_time``, best of 5), which moves less than wall time
 on a shared machine. The stages, each including the ones above it where it says so:
 
 - ``split``: the chunk cut into lines (``bytes.split``);
@@ -41,9 +41,9 @@ from jmsctl.fastpath import Engine
 from jmsctl.messages.loader import _line
 
 
-def cpu_ns_per_line(run: Callable[[], object], lines: int) -> float:
+def cpu_ns_per_line(run: Callable[[], object], lines: int, repeat: int = 5) -> float:
     best = float("inf")
-    for _ in range(3):
+    for _ in range(repeat):
         t0 = time.process_time()
         run()
         best = min(best, time.process_time() - t0)
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         for label, options in (("", {"exact": False}), (" --stats", {"exact": True}), (" --skip-invalid", {"exact": False, "skip_invalid": True})):
             engine = Engine(compiled, **options)  # type: ignore[arg-type]
             rows.append((f"Engine.process, {key}{label}", cpu_ns_per_line(lambda e=engine: [e.process(c) for c in chunks], n)))  # type: ignore[misc]
-    print(f"{n:,} lines of {dump} ({len(data) / n:.0f} bytes each); CPU ns per line, best of 3")
+    print(f"{n:,} lines of {dump} ({len(data) / n:.0f} bytes each); CPU ns per line, best of 5; load average {os.getloadavg()[0]:.2f}")
     for label, ns in rows:
         print(f"  {label:<48} {ns:8.0f} ns   {1e9 / ns / 1e3:8.0f} k lines/s per core")
     return 0
