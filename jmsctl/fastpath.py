@@ -88,20 +88,15 @@ def identifiers(selector: Selector) -> tuple[str, ...]:
     return tuple(dict.fromkeys(node.name for node in n.walk(selector.ast) if isinstance(node, n.Identifier)))
 
 
-_HEADER_VIEW: dict[str, Callable[[Any], Any]] = {
-    "JMSMessageID": lambda v: (STRING, v),
-    "JMSCorrelationID": lambda v: (STRING, v),
-    "JMSType": lambda v: (STRING, v),
-    "JMSDeliveryMode": lambda v: (STRING, DELIVERY_MODES[v]),
-    "JMSPriority": lambda v: (INT, v),
-    "JMSTimestamp": lambda v: (LONG, v),
-}
+# A header's selector type; JMSDeliveryMode reads 1 / 2 as its String names, by a table.
+_HEADER_TYPE: dict[str, Any] = {"JMSMessageID": STRING, "JMSCorrelationID": STRING, "JMSType": STRING, "JMSPriority": INT, "JMSTimestamp": LONG}
+_DELIVERY_VIEW: dict[Any, Any] = {written: (STRING, name) for written, name in DELIVERY_MODES.items()}
 
 
 def view_function(names: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
     """record -> {name: (JType, value)} for just these names, as Message.selector_values() would
     give them: headers in their selector types, a property named like a header left out."""
-    headers = tuple((name, _HEADER_VIEW[name]) for name in names if name in n.HEADERS)
+    headers = tuple((name, _HEADER_TYPE.get(name), _DELIVERY_VIEW if name == "JMSDeliveryMode" else None) for name in names if name in n.HEADERS)
     props = tuple((name, f"properties.{name}") for name in names if name not in n.HEADERS)
     convert = _CONVERT
 
@@ -110,10 +105,10 @@ def view_function(names: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
         if headers:
             h = rec.headers
             if h is not UNSET:
-                for name, conv in headers:
+                for name, jtype, table in headers:
                     v = getattr(h, name)
                     if v is not None and v is not UNSET:
-                        view[name] = conv(v)
+                        view[name] = (jtype, v) if table is None else table[v]
         p = rec.properties
         if p is not UNSET:
             for name, where in props:
