@@ -285,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--selectors", nargs="+", choices=list(SELECTORS), default=list(SELECTORS))
     ap.add_argument("--jaq", help="path of the jaq binary (default: on PATH, or beside this Python)")
     ap.add_argument("--no-jq", action="store_true", help="skip jq, jaq and gojq (a quick run of jmsctl alone)")
+    ap.add_argument("--load", action="store_true", help="print the load average before and after (a shared machine's noise)")
     ap.add_argument("--json", action="store_true", help="print the rows as JSON as well")
     args = ap.parse_args(argv)
     args.workdir.mkdir(parents=True, exist_ok=True)
@@ -304,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"({name} not found: skipped)")
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"dump: {dump} ({n:,} messages, {mb:.0f} MB); {cores} cores; python {sys.version.split()[0]}", flush=True)
+    if args.load:
+        print(f"load average before: {os.getloadavg()}", flush=True)
 
     rows: list[Row] = []
 
@@ -355,7 +358,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {sel} | {r.tool} | {r.seconds:.2f} | {r.msgs_per_s:,.0f} | {r.mb_per_s:.0f} | {r.peak_rss_mb:.0f} MB | {fmt(r.vs_jq)} | {fmt(r.vs_jaq)} | {fmt(r.vs_floor)} | {count} |")
     print()
     for key in args.selectors:
-        print(f"{key}: {SELECTORS[key]}")
+        one, default = by.get((key, "jmsctl filter --jobs 1")), by.get((key, "jmsctl filter"))
+        speedup = f" (jmsctl filter with its default --jobs: {default.msgs_per_s / one.msgs_per_s:.2f}x --jobs 1)" if one and default else ""
+        print(f"{key}: {SELECTORS[key]}{speedup}")
+    if args.load:
+        print(f"load average after: {os.getloadavg()}")
     if args.json:
         print(json.dumps([asdict(r) for r in rows], indent=1))
     if not ok:

@@ -26,6 +26,7 @@ tests/test_fastpath.py compares the two paths on the samples and on lines built 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,7 +39,7 @@ from jmsctl.messages.decode import AmbiguousNumber, RecordError, decode_value
 from jmsctl.messages.jsonkeys import has_duplicate_key
 from jmsctl.messages.loader import _line, is_blank, record_too_large
 from jmsctl.messages.model import DELIVERY_MODES
-from jmsctl.prefilter import line_test, needles
+from jmsctl.prefilter import line_test, needles, required_values
 from jmsctl.selector import Selector
 from jmsctl.selector import nodes as n
 from jmsctl.values import BOOLEAN, BYTE, INT, LONG, SHORT, STRING
@@ -46,6 +47,7 @@ from jmsctl.values import BOOLEAN, BYTE, INT, LONG, SHORT, STRING
 
 class _Refused(Exception):
     """The fast path will not vouch for this line: the plain path decides."""
+
 
 # ----- the selector view of a decoded record ---------------------------------------------------
 
@@ -86,20 +88,15 @@ def identifiers(selector: Selector) -> tuple[str, ...]:
     return tuple(dict.fromkeys(node.name for node in n.walk(selector.ast) if isinstance(node, n.Identifier)))
 
 
-_HEADER_VIEW: dict[str, Callable[[Any], Any]] = {
-    "JMSMessageID": lambda v: (STRING, v),
-    "JMSCorrelationID": lambda v: (STRING, v),
-    "JMSType": lambda v: (STRING, v),
-    "JMSDeliveryMode": lambda v: (STRING, DELIVERY_MODES[v]),
-    "JMSPriority": lambda v: (INT, v),
-    "JMSTimestamp": lambda v: (LONG, v),
-}
+# A header's selector type; JMSDeliveryMode reads 1 / 2 as its String names, by a table.
+_HEADER_TYPE: dict[str, Any] = {"JMSMessageID": STRING, "JMSCorrelationID": STRING, "JMSType": STRING, "JMSPriority": INT, "JMSTimestamp": LONG}
+_DELIVERY_VIEW: dict[Any, Any] = {written: (STRING, name) for written, name in DELIVERY_MODES.items()}
 
 
 def view_function(names: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
     """record -> {name: (JType, value)} for just these names, as Message.selector_values() would
     give them: headers in their selector types, a property named like a header left out."""
-    headers = tuple((name, _HEADER_VIEW[name]) for name in names if name in n.HEADERS)
+    headers = tuple((name, _HEADER_TYPE.get(name), _DELIVERY_VIEW if name == "JMSDeliveryMode" else None) for name in names if name in n.HEADERS)
     props = tuple((name, f"properties.{name}") for name in names if name not in n.HEADERS)
     convert = _CONVERT
 
@@ -108,10 +105,10 @@ def view_function(names: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
         if headers:
             h = rec.headers
             if h is not UNSET:
-                for name, conv in headers:
+                for name, jtype, table in headers:
                     v = getattr(h, name)
                     if v is not None and v is not UNSET:
-                        view[name] = conv(v)
+                        view[name] = (jtype, v) if table is None else table[v]
         p = rec.properties
         if p is not UNSET:
             for name, where in props:
@@ -121,6 +118,35 @@ def view_function(names: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
         return view
 
     return view_of
+
+
+def possible_function(selector: Selector) -> Callable[[Any], bool] | None:
+    """record -> False when the selector cannot be TRUE for it, read from the decoded values the
+    selector requires to be certain Strings (``prefilter.required_values``); None: no such value.
+    Cheaper than the view and the evaluation, for the lines that cannot be selected."""
+    required = sorted(required_values(selector.ast), key=lambda r: r[0] in n.HEADERS)  # properties first
+    if not required:
+        return None
+    checks = tuple((name, allowed, name in n.HEADERS) for name, allowed in required)
+    tstring = fs.TString
+
+    def possible(rec: Any) -> bool:
+        for name, allowed, header in checks:
+            if header:
+                h = rec.headers
+                v = None if h is UNSET else getattr(h, name)
+            else:
+                p = rec.properties
+                v = None if p is UNSET else p.get(name)
+            if type(v) is not str:
+                if type(v) is not tstring:
+                    return False
+                v = v.value
+            if v not in allowed:
+                return False
+        return True
+
+    return possible
 
 
 # ----- one chunk of lines -------------------------------------------------------------------------
@@ -146,8 +172,12 @@ class Batch:
 
 
 _NOT_TRUE = object()  # a prefiltered line: FALSE or UNKNOWN, not told apart
-# ValueError: msgspec's DecodeError and ValidationError, and UnicodeDecodeError (invalid UTF-8 in a key).
-_DECODE_ERRORS = (ValueError, _Refused, AmbiguousNumber, RecordError, KeyError)
+# fastschema.TYPED_MADE is one list for the process: decodes from two threads must not interleave
+# between its clear() and its len(). One chunk at a time (the work holds the GIL anyway).
+_DECODING = threading.RLock()
+# ValueError: msgspec's DecodeError and ValidationError, and UnicodeDecodeError (invalid UTF-8 in a key);
+# RecursionError: msgspec nests no deeper than the interpreter's limit (orjson reads 1,024 levels).
+_DECODE_ERRORS = (ValueError, _Refused, AmbiguousNumber, RecordError, KeyError, RecursionError)
 
 
 class Engine:
@@ -185,6 +215,9 @@ class Engine:
         # the prefilter is used only where it saves the decode: lines skipped unparsed.
         self._test = line_test(groups) if self._skip else None
         self._view = view_function(identifiers(selector))
+        # Without --stats and --invert, FALSE and UNKNOWN need not be told apart: a line whose
+        # decoded values rule out TRUE is counted as skipped, its view never built.
+        self._possible = possible_function(selector) if not exact and not invert else None
 
     # The plain path for one line: exactly what read_records + select would do with it.
     def _plain(self, raw: bytes) -> tuple[Any, RecordError | None]:
@@ -197,11 +230,15 @@ class Engine:
     def judge(self, raw: bytes) -> tuple[Any, RecordError | None]:
         """One non-blank line (no line terminator): (True / False / None, None), or (None, the
         rejection). What the loop of ``_process_all`` does for each line, as one call."""
+        with _DECODING:
+            return self._judge(raw)
+
+    def _judge(self, raw: bytes) -> tuple[Any, RecordError | None]:
         made = fs.TYPED_MADE
         try:
-            made[0] = 0
+            made.clear()
             rec = fs.decode(raw)
-            if not fs.keys_unique(raw, rec, made[0]) and has_duplicate_key(raw):
+            if not fs.keys_unique(raw, rec, len(made)) and has_duplicate_key(raw):
                 raise _Refused
             return self._fn(self._view(rec).get), None
         except _DECODE_ERRORS:
@@ -211,6 +248,10 @@ class Engine:
         """Select from a chunk of whole lines (the last may lack its b"\\n" at the end of a file).
         With ``max_count`` it stops after that many selected lines: ``lines`` then counts only
         the lines read."""
+        with _DECODING:
+            return self._process(chunk, max_count)
+
+    def _process(self, chunk: bytes, max_count: int | None) -> Batch:
         limit = self.max_record_size
         if limit is not None and len(chunk) > limit:
             return self._process_limited(chunk, max_count, limit)
@@ -230,10 +271,12 @@ class Engine:
         loop is the filter's time). ``escapes``: a line may spell a colon as an escape."""
         b = Batch()
         errors, kept = b.errors, b.kept
-        decode, made, header_fields, unset, untyped = fs.decode, fs.TYPED_MADE, fs.HEADER_FIELDS + 1, UNSET, fs.Untyped
-        keys_unique, view_of, fn, plain = fs.keys_unique, self._view, self._fn, self._plain
+        decode, decode_untyped, invalid = fs.decode_typed, fs.decode_untyped, fs.ValidationError
+        made, clear = fs.TYPED_MADE, fs.TYPED_MADE.clear
+        unset, untyped, header_fields = UNSET, fs.Untyped, fs.HEADER_FIELDS + 1
+        keys_unique, view_of, fn, plain, possible = fs.keys_unique, self._view, self._fn, self._plain, self._possible
         invert, keep = self.invert, self.keep_lines
-        true = false = unknown = rejected = selected = 0
+        true = false = unknown = rejected = selected = skipped = 0
         out: list[bytes] = []
         append = kept.append if keep else out.append
         stopped = False
@@ -241,26 +284,35 @@ class Engine:
         for raw in lines:
             index += 1
             try:
-                made[0] = 0
-                rec = decode(raw)
-                # fs.keys_unique, inlined for the usual line: its colons against the members the
-                # decode kept, less the colons of JMSMessageID ("ID:...") and JMSDestination.
+                clear()
+                try:  # fs.decode, inlined
+                    rec = decode(raw)
+                except invalid:
+                    rec = decode_untyped(raw)
+                # fs.keys_unique's first count, inlined (the usual line stops here): the line's colons,
+                # less those of JMSMessageID ("ID:...") and JMSDestination ("queue://..."), against the
+                # members the decode kept.
                 h, p, body = rec.headers, rec.properties, rec.body
-                members = 2 * made[0] if type(rec) is untyped else 2 * made[0] + 1
+                members = 2 * len(made) if type(rec) is untyped else 2 * len(made) + 1
                 colons = raw.count(b":")
                 if h is not unset:
                     ht = astuple(h)
                     members += header_fields - ht.count(unset)
-                    if type(ht[0]) is str:
-                        colons -= ht[0].count(":")
-                    if type(ht[6]) is str:
-                        colons -= ht[6].count(":")
+                    s = ht[0]
+                    if type(s) is str:
+                        colons -= s.count(":")
+                    s = ht[6]
+                    if type(s) is str:
+                        colons -= s.count(":")
                 if p is not unset:
                     members += 1 + len(p)
                 if body is not unset:
                     members += 1 + len(body) if type(body) is dict else 1
-                if (colons != members or escapes) and not keys_unique(raw, rec, made[0]) and has_duplicate_key(raw):
+                if (colons != members or escapes) and not keys_unique(raw, rec, len(made), escapes) and has_duplicate_key(raw):
                     raise _Refused
+                if possible is not None and not possible(rec):
+                    skipped += 1
+                    continue
                 result = fn(view_of(rec).get)
             except _DECODE_ERRORS:
                 if is_blank(raw):
@@ -288,8 +340,8 @@ class Engine:
                 stopped = True
                 break
         b.lines = index + 1 - first if stopped else len(lines)
-        b.read = true + false + unknown + rejected
-        b.true, b.false, b.unknown, b.rejected, b.selected = true, false, unknown, rejected, selected
+        b.read = true + false + unknown + rejected + skipped
+        b.true, b.false, b.unknown, b.rejected, b.selected, b.skipped = true, false, unknown, rejected, selected, skipped
         b.stopped = stopped
         if out:
             out.append(b"")
@@ -301,7 +353,7 @@ class Engine:
         judged valid or rejected; the others are judged."""
         b = Batch()
         errors, kept = b.errors, b.kept
-        judge, test = self.judge, self._test
+        judge, test = self._judge, self._test
         skip, invert, keep = self._skip, self.invert, self.keep_lines
         read = true = false = unknown = rejected = skipped = selected = 0
         out: list[bytes] = []
@@ -452,4 +504,4 @@ def _count_records(chunk: bytes) -> int:
     return sum(1 for p in parts if not is_blank(p))
 
 
-__all__ = ["Batch", "Engine", "identifiers", "property_value", "view_function"]
+__all__ = ["Batch", "Engine", "identifiers", "possible_function", "property_value", "view_function"]

@@ -50,15 +50,16 @@ class Headers(Struct, forbid_unknown_fields=True, gc=False):
     JMSRedelivered: Union[bool, UnsetType, None] = UNSET  # noqa: UP007
 
 
-TYPED_MADE = [0]
-"""Typed values decoded since it was last set to 0 (``__post_init__``: counted in C's call, no walk)."""
+TYPED_MADE: list[Any] = []
+"""The typed values decoded since it was last cleared: msgspec calls ``__post_init__``, here this
+list's C ``append``, with each one it makes (counted without a Python call or a walk). One list for
+the process: clear, decode and count under one lock (``fastpath`` holds it per chunk)."""
 
 
 class Typed(Struct, tag_field="type", forbid_unknown_fields=True, gc=False):
     """A ``{"type": T, "value": V}`` object: two members."""
 
-    def __post_init__(self) -> None:
-        TYPED_MADE[0] += 1
+    __post_init__ = TYPED_MADE.append  # type: ignore[misc]  # a C callable: msgspec calls it with the instance
 
 
 class TBoolean(Typed, tag="boolean"):
@@ -143,17 +144,18 @@ class Untyped(Struct, forbid_unknown_fields=True, gc=False):
     body: Union[str, UnsetType, None] = UNSET  # noqa: UP007
 
 
-_decode_typed = msgspec.json.Decoder(Union[Text, Bytes, Object, Map, Stream, Plain]).decode  # noqa: UP007
-_decode_untyped = msgspec.json.Decoder(Untyped).decode
+decode_typed = msgspec.json.Decoder(Union[Text, Bytes, Object, Map, Stream, Plain]).decode  # noqa: UP007
+decode_untyped = msgspec.json.Decoder(Untyped).decode
+ValidationError = msgspec.ValidationError
 DecodeError = ValueError  # msgspec's DecodeError and ValidationError are ValueErrors
 
 
 def decode(raw: bytes) -> Any:
     """A record Struct (Text, Bytes, ... or Untyped), or ValueError: the line is not vouched for."""
     try:
-        return _decode_typed(raw)
-    except msgspec.ValidationError:
-        return _decode_untyped(raw)  # most often no "type" (the tag is required above)
+        return decode_typed(raw)
+    except ValidationError:
+        return decode_untyped(raw)  # most often no "type" (the tag is required above)
 
 
 # ----- how many members the line's objects have ---------------------------------------------------
@@ -163,8 +165,8 @@ HEADER_FIELDS = len(Headers.__struct_fields__)
 
 def members(rec: Any, typed: int) -> int:
     """The number of object members of a decoded record, ``typed`` of its values being typed
-    (``TYPED_MADE`` of its decode): keys at every level, a repeated key of an object counted once
-    (the decode kept one member per distinct key)."""
+    (``len(TYPED_MADE)`` after its decode): keys at every level, a repeated key of an object
+    counted once (the decode kept one member per distinct key)."""
     n = 2 * typed if type(rec) is Untyped else 2 * typed + 1  # a typed value has 2 members; "type"
     h = rec.headers
     if h is not UNSET:
@@ -183,19 +185,18 @@ def colon_after_space(text: bytes) -> bool:
     return b" :" in text or b"\t:" in text or b"\r:" in text
 
 
-_HEADER_STRINGS = ("JMSMessageID", "JMSDestination", "JMSReplyTo", "JMSCorrelationID", "JMSType")
-assert Headers.__struct_fields__[0] == "JMSMessageID" and Headers.__struct_fields__[6] == "JMSDestination"  # fastpath reads them by index
+# The header strings that hold colons as a rule ("ID:...", "queue://..."), by field index (the fast
+# path's loop reads the first two, 0 and 6, directly).
+COLON_HEADERS = tuple(Headers.__struct_fields__.index(name) for name in ("JMSMessageID", "JMSDestination", "JMSReplyTo"))
+assert COLON_HEADERS[:2] == (0, 6)
 
 
 def header_colons(h: Any) -> int:
-    """The colons of the decoded header strings (``ID:...``, ``queue://...``)."""
-    n = 0
-    if h is not UNSET:
-        for name in _HEADER_STRINGS:
-            v = getattr(h, name)
-            if type(v) is str:
-                n += v.count(":")
-    return n
+    """The colons of the decoded JMSMessageID, JMSDestination and JMSReplyTo."""
+    if h is UNSET:
+        return 0
+    ht = astuple(h)
+    return sum(ht[i].count(":") for i in COLON_HEADERS if type(ht[i]) is str)
 
 
 def keys_unique(raw: bytes, rec: Any, typed: int, colon_escapes: bool = True) -> bool:
@@ -207,19 +208,32 @@ def keys_unique(raw: bytes, rec: Any, typed: int, colon_escapes: bool = True) ->
     distinct key of each object), and equal exactly when no key repeats. Two counts of the text are
     at least the number of keys, so that when one of them equals ``members(rec)``, no key repeats:
 
-    - the colons, less those of the decoded header strings: every key is followed by one colon
-      (after white space, perhaps) and any other colon is inside a string, where the colons of the
-      header strings are among them unless an escape spelled one;
+    - the colons, less those of the decoded JMSMessageID, JMSDestination and JMSReplyTo: every key
+      is followed by one colon (after white space, perhaps) and any other colon is inside a string,
+      where the colons of those headers are among them unless an escape spelled one;
     - ``'":'``, when no white space comes before a colon: then every key ends with one."""
-    m = members(rec, typed)
-    if not colon_escapes or b"\\u003" not in raw:
-        c = raw.count(b":")
-        if c == m or c - header_colons(rec.headers) == m:
-            return True
+    # members(rec, typed) and header_colons(rec.headers), inlined: this runs for every line.
+    h, p, b = rec.headers, rec.properties, rec.body
+    m = 2 * typed if type(rec) is Untyped else 2 * typed + 1
+    c = raw.count(b":")
+    d = 0
+    if h is not UNSET:
+        ht = astuple(h)
+        m += HEADER_FIELDS + 1 - ht.count(UNSET)
+        for i in COLON_HEADERS:
+            if type(ht[i]) is str:
+                d += ht[i].count(":")
+    if p is not UNSET:
+        m += 1 + len(p)
+    if b is not UNSET:
+        m += 1 + len(b) if type(b) is dict else 1
+    if c == m or (c - d == m and not (colon_escapes and b"\\u003" in raw)):
+        return True
     return raw.count(b'":') == m and not colon_after_space(raw)
 
 
 __all__ = [
+    "COLON_HEADERS",
     "HEADER_FIELDS",
     "TYPED",
     "TYPED_MADE",
@@ -243,8 +257,11 @@ __all__ = [
     "Text",
     "Typed",
     "Untyped",
+    "ValidationError",
     "colon_after_space",
     "decode",
+    "decode_typed",
+    "decode_untyped",
     "header_colons",
     "keys_unique",
     "members",

@@ -138,6 +138,31 @@ def _required(node: n.Node) -> list[Group]:
     return []
 
 
+def required_values(ast: n.Node | None) -> tuple[tuple[str, frozenset[str]], ...]:
+    """(identifier, strings): the selector is TRUE only when each such identifier's value is a
+    String among its strings. From the conjuncts of the top-level AND chain: ``x = 'lit'`` (either
+    side) and ``x IN ('a', 'b')``; ``JMSDeliveryMode`` is left out (its String comes from a number
+    too). For the fast path, which tests a decoded value before building the selector's view."""
+    out: list[tuple[str, frozenset[str]]] = []
+    stack: list[n.Node] = [ast] if ast is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.And):
+            stack += [node.right, node.left]
+        elif isinstance(node, n.Comparison) and node.op == "=":
+            for ident, lit in ((node.left, node.right), (node.right, node.left)):
+                name, text = _string_identifier(ident), _string_literal(lit)
+                if name is not None and text is not None:
+                    out.append((name, frozenset((text,))))
+                    break
+        elif isinstance(node, n.InList) and not node.negated:
+            name = _string_identifier(node.operand)
+            texts = [_string_literal(item) for item in node.items]
+            if name is not None and all(t is not None for t in texts):
+                out.append((name, frozenset(t for t in texts if t is not None)))
+    return tuple(out)
+
+
 def like_runs(pattern: str, escape: str | None) -> list[str]:
     """The literal runs of a LIKE pattern: what any matching value contains verbatim."""
     runs: list[str] = []
@@ -188,4 +213,4 @@ def line_test(groups: tuple[Group, ...]) -> Callable[[bytes], bool] | None:
     return test
 
 
-__all__ = ["Group", "group_of", "like_runs", "line_test", "needles"]
+__all__ = ["Group", "group_of", "like_runs", "line_test", "needles", "required_values"]

@@ -6,8 +6,9 @@ under the ``long`` hypothesis profile.
   fragments, evaluation on messages with extreme values;
 - records (tests/test_hostile_records.py, tests/test_loader_jsonkeys.py): NDJSON files of broken
   lines (truncated, NUL, invalid UTF-8, BOM, CR, blank, big numbers, deep nesting, duplicate keys,
-  noise), the fast filter's chunked reading against the record reader under random record size
-  limits and chunk sizes, JSON arrays of broken items, duplicate keys in every JSON spelling.
+  noise), filter's fast path against the plain path on such files (counts, rejections, selected
+  lines), the chunked reading against the record reader under random record size limits and chunk
+  sizes, JSON arrays of broken items, duplicate keys in every JSON spelling.
 
     python scripts/fuzz.py --minutes 5
     python scripts/fuzz.py --minutes 60 --target "mutated selectors" --target evaluation

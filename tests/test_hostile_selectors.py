@@ -16,6 +16,7 @@ the same targets for as long as asked. In CI they run under the ``ci`` hypothesi
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import re
@@ -55,12 +56,21 @@ def time_budget(length: int) -> float:
     return 1.0 + 50e-6 * length
 
 
+def _timed_analyze(text: str) -> tuple[sel.Analysis, float]:
+    start = time.process_time()
+    analysis = sel.analyze(text)
+    return analysis, time.process_time() - start
+
+
 def check_text(text: str) -> sel.Analysis:
     """analyze() answers with an AST or diagnostics, never an exception, within the time budget;
     a valid answer also prints, reparses, compiles and explains; every diagnostic renders."""
-    start = time.process_time()
-    analysis = sel.analyze(text)
-    elapsed = time.process_time() - start
+    analysis, elapsed = _timed_analyze(text)
+    if elapsed >= time_budget(len(text)):
+        # A full collection of the fuzzer's own heap (hours of examples) can land inside one call:
+        # measure again after collecting, so that only the analysis itself is held to the budget.
+        gc.collect()
+        analysis, elapsed = _timed_analyze(text)
     assert elapsed < time_budget(len(text)), f"{elapsed:.2f}s for {len(text)} characters"
     assert isinstance(analysis, sel.Analysis)
     for d in analysis.diagnostics:

@@ -1,27 +1,35 @@
 """Message files -> records: NDJSON (streamed line by line), a JSON array, or one JSON object.
 
 Each record comes with its location (``file:line`` or ``file:[index]``) so that a rejection can
-name it; nothing is skipped silently.
+name it; nothing is skipped silently. Opening and bounded reading are ``sources``, JSON parsing
+``jsontext``, duplicate keys ``jsonkeys``; this module decides the shape of a file and what each
+record is.
 """
 
 from __future__ import annotations
 
-import gzip
 import io
 import itertools
 import json
 import sys
-import zlib
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any
 
-import orjson
-
-from jmsctl.messages.decode import AmbiguousNumber, RecordError, WrittenFloat, decode_message
+from jmsctl.messages.decode import AmbiguousNumber, RecordError, decode_message
 from jmsctl.messages.jsonkeys import first_duplicate_key, first_duplicate_key_per_item, unique_keys_proved
+from jmsctl.messages.jsontext import JSON_WHITESPACE, JSONError, is_blank, parse_json, parse_json_exact
 from jmsctl.messages.model import Message
+from jmsctl.messages.sources import (
+    CHUNK_SIZE,
+    READ_ERRORS,
+    InputError,
+    open_input,
+    opened,
+    read_bounded,
+    read_failure,
+    readline_bounded,
+)
 
 MAX_RECORD_SIZE = 16 * 1024 * 1024
 """Default maximum size of one record, in bytes: an NDJSON line not counting its "\n", or a whole
@@ -59,99 +67,6 @@ class Record:
     error: RecordError | None
 
 
-class JSONError(ValueError):
-    """Invalid JSON in a record (the message says where)."""
-
-
-def _reject_constant(name: str) -> Any:
-    raise JSONError(f"{name} is not JSON")
-
-
-def parse_json(data: bytes) -> Any:
-    """orjson, with the reason for invalid UTF-8 spelled out."""
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as bad:
-            raise JSONError(f"invalid UTF-8 at byte {bad.start}") from None
-        raise JSONError(str(exc)) from None
-
-
-def parse_json_exact(data: bytes) -> Any:
-    """The standard library's parser: integers of any size stay integers, and numbers written
-    with a fraction or exponent are marked (WrittenFloat). Used only when orjson's reading is
-    ambiguous (AmbiguousNumber), so it costs nothing on ordinary records."""
-    limit = sys.getrecursionlimit()
-    try:
-        # orjson reads 1,024 levels; the C scanner here counts against the interpreter's limit.
-        sys.setrecursionlimit(limit + _ORJSON_DEPTH)
-        return json.loads(data.decode("utf-8"), parse_float=WrittenFloat, parse_constant=_reject_constant)
-    except UnicodeDecodeError as exc:
-        raise JSONError(f"invalid UTF-8 at byte {exc.start}") from None
-    except json.JSONDecodeError as exc:
-        raise JSONError(str(exc)) from None
-    except RecursionError:
-        raise JSONError("nested too deeply") from None
-    finally:
-        sys.setrecursionlimit(limit)
-
-
-_ORJSON_DEPTH = 1100
-
-
-class InputError(Exception):
-    """A file that cannot be read at all (missing, a directory, not gzip, ...): exit status 2."""
-
-
-def open_input(path: str) -> IO[bytes]:
-    try:
-        if path == "-":
-            return sys.stdin.buffer
-        f: IO[bytes] = open(path, "rb")  # noqa: SIM115 - closed by the caller
-        if path.endswith(".gz"):
-            return gzip.open(f)  # type: ignore[return-value]
-        return f
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory") from None
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except PermissionError:
-        raise InputError(f"{path}: permission denied") from None
-    except OSError as exc:
-        raise InputError(f"{path}: {exc.strerror or exc}") from None
-
-
-READ_ERRORS = (OSError, EOFError, gzip.BadGzipFile, zlib.error)
-
-
-def read_failure(name: str, exc: BaseException) -> InputError:
-    """One line for a file that stopped being readable (READ_ERRORS) after it was opened."""
-    if isinstance(exc, EOFError):
-        return InputError(f"{name}: cannot read: truncated gzip (the compressed data ends early)")
-    if isinstance(exc, gzip.BadGzipFile) and str(exc).startswith("Not a gzipped file"):
-        return InputError(f"{name}: cannot read: not a gzip file")
-    if isinstance(exc, (gzip.BadGzipFile, zlib.error)):
-        return InputError(f"{name}: cannot read: corrupt gzip: {exc}")
-    return InputError(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}")
-
-
-@contextmanager
-def opened(path: str) -> Iterator[IO[bytes]]:
-    """``open_input`` for a reader of its own (selector and test-case files): any failure to read,
-    a truncated or corrupt .gz included, is an InputError; stdin is not closed."""
-    stream = open_input(path)
-    try:
-        yield stream
-    except READ_ERRORS as exc:
-        raise read_failure("<stdin>" if path == "-" else path, exc) from None
-    finally:
-        if stream is not sys.stdin.buffer:
-            stream.close()
-
-
-CHUNK_SIZE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -207,11 +122,11 @@ def _read(path: str, chunk_size: int | None, limit: int, chunk_limit: int | None
     name = "<stdin>" if path == "-" else path
     try:
         buffered: Any = stream if isinstance(stream, io.BufferedReader) else io.BufferedReader(stream)  # type: ignore[arg-type, type-var]
-        head = buffered.peek(64).lstrip()
+        head = buffered.peek(64).lstrip(JSON_WHITESPACE)  # JSON's white space: "\x0c[" is not an array
         if head.startswith(b"\xef\xbb\xbf"):
-            head = head[3:].lstrip()
+            head = head[3:].lstrip(JSON_WHITESPACE)
         if head.startswith(b"["):
-            data, size = _read_bounded(buffered, limit)
+            data, size = read_bounded(buffered, limit)
             if data is None:
                 yield Record(name, None, None, record_too_large(size, limit))
                 return
@@ -223,38 +138,6 @@ def _read(path: str, chunk_size: int | None, limit: int, chunk_limit: int | None
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
-
-
-def _read_bounded(stream: Any, limit: int, start: bytes = b"") -> tuple[bytes | None, int]:
-    """The rest of the stream after ``start``: (data, size), or (None, size) when it is over ``limit``
-    bytes; then it was read through in chunks (to count it) but not kept."""
-    data = start + stream.read(limit + 1 - len(start)) if len(start) <= limit else start
-    if len(data) <= limit:
-        return data, len(data)
-    size = len(data)
-    del data
-    while chunk := stream.read(CHUNK_SIZE):
-        size += len(chunk)
-    return None, size
-
-
-def _readline_bounded(stream: Any, limit: int) -> tuple[bytes | None, int]:
-    """One line with its terminator, and its size (bytes before the "\\n"); the line is None when its
-    size is over ``limit``: it was then read through to its end but not kept. (b"", 0) at the end."""
-    line = stream.readline(limit + 1)
-    if line.endswith(b"\n"):
-        return line, len(line) - 1
-    if len(line) <= limit:
-        return line, len(line)
-    size = len(line)
-    del line
-    while True:
-        part = stream.readline(CHUNK_SIZE)
-        if part.endswith(b"\n"):
-            return None, size + len(part) - 1
-        if not part:
-            return None, size
-        size += len(part)
 
 
 def _chunks(first: bytes, stream: Any, size: int, name: str = "", limit: int | None = None, lineno: int = 1) -> Iterator[bytes | Record]:
@@ -364,15 +247,6 @@ def _array_records(name: str, data: bytes) -> Iterator[Record]:
             yield _decode(f"{name}:[{i}]", None, exact[i])
 
 
-JSON_WHITESPACE = b" \t\r\n"
-
-
-def is_blank(line: bytes) -> bool:
-    """A line that is no record: JSON white space only. (``bytes.strip()`` would also drop "\\x0b"
-    and "\\x0c", which are not JSON white space: such a line is a broken record, not nothing.)"""
-    return not line.strip(JSON_WHITESPACE)
-
-
 _OPENERS = (b"{", b"[", b",", b":")  # how the first line of a pretty-printed object ends
 
 
@@ -384,7 +258,7 @@ def _ndjson_or_object(name: str, stream: Any, limit: int, chunk_size: int | None
     line_limit = limit if chunk_size is None else chunk_limit
 
     def next_line() -> tuple[bytes | None, int]:
-        return _readline_bounded(stream, line_limit) if line_limit is not None else (stream.readline(), 0)
+        return readline_bounded(stream, line_limit) if line_limit is not None else (stream.readline(), 0)
 
     first, size = next_line()
     if first is not None and first.startswith(b"\xef\xbb\xbf"):
@@ -399,7 +273,7 @@ def _ndjson_or_object(name: str, stream: Any, limit: int, chunk_size: int | None
                 budget = max(0, limit + 1 - len(first))  # the second line, within the object's size limit
                 second = stream.readline(budget)
                 if not ((second.endswith(b"\n") or len(second) < budget) and _is_object_line(second)):
-                    data, total = _read_bounded(stream, limit, first + second)
+                    data, total = read_bounded(stream, limit, first + second)
                     if data is None:
                         yield Record(f"{name}:1", None, None, record_too_large(total, limit))
                     else:
@@ -484,3 +358,10 @@ def _parsed_line(location: str, raw: bytes, obj: Any) -> Record:
     if duplicate is not None:
         return Record(location, raw, None, duplicate)
     return _decode(location, raw, obj)
+
+
+__all__ = [  # with the names kept here from jsontext and sources, where they used to live
+    "CHUNK_SIZE", "JSON_WHITESPACE", "MAX_RECORD_SIZE", "READ_ERRORS", "InputError", "JSONError", "OversizedLine", "Record",
+    "RecordReader", "duplicate_key", "duplicate_key_error", "is_blank", "open_input", "opened", "parse_json", "parse_json_exact",
+    "read_failure", "read_records", "record_too_large",
+]
