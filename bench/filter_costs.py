@@ -12,7 +12,7 @@ on a shared machine. The stages, each including the ones above it where it says 
 - ``validating decode``: ``fastschema.decode`` (msgspec, the whole record checked against FORMAT.md);
 - ``+ unique-keys proof``: the same plus ``fastschema.keys_unique`` (the colon count against the
   members kept; the loader rejects repeated keys): the cost of agreeing with that rejection;
-- ``plain judge``: ``loader._line`` (orjson, the duplicate-key check, decode_message), what every
+- ``plain judge``: ``loader.judge_line`` (orjson, the duplicate-key check, decode_message), what every
   line cost before the fast path;
 - ``Engine.process``: the whole fast path for each jq_bench selector (``exact=False`` as ``jmsctl
   filter`` runs without ``--stats``), then with ``--stats`` (every line classified) and with
@@ -38,7 +38,7 @@ from jq_bench import SELECTORS, generate
 from jmsctl import fastschema
 from jmsctl import selector as sel
 from jmsctl.fastpath import Engine
-from jmsctl.messages.loader import _line
+from jmsctl.messages.loader import judge_line
 
 
 def cpu_ns_per_line(run: Callable[[], object], lines: int, repeat: int = 5) -> float:
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         ("orjson.loads (the parse floor's work)", cpu_ns_per_line(each(orjson.loads), n)),
         ("validating decode (fastschema.decode)", cpu_ns_per_line(each(decode), n)),
         ("+ unique-keys proof (keys_unique)", cpu_ns_per_line(each(decode_and_prove), n)),
-        ("plain judge (loader._line)", cpu_ns_per_line(each(lambda raw: _line("f", 1, raw)), n)),
+        ("plain judge (loader.judge_line)", cpu_ns_per_line(each(lambda raw: judge_line("f", 1, raw)), n)),
     ]
     for key, text in SELECTORS.items():
         compiled = sel.compile(text)

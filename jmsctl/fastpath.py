@@ -14,7 +14,7 @@ Per line, in order:
    loader rejects repeated keys): the line's ``":`` against the members the decode kept, and the
    exact scan of ``jsonkeys`` only when that count does not prove it.
 3. **The plain path** decides every line the fast decode refused or could not prove free of
-   repeated keys: ``loader._line`` parses and decodes it exactly as ``read_records`` does, with the
+   repeated keys: ``loader.judge_line`` parses and decodes it exactly as ``read_records`` does, with the
    same error. So a line is rejected exactly when the plain path rejects it, with the same field
    and reason. A line over the maximum record size is rejected with the loader's own words.
 4. **The selector view** of an accepted line holds only the identifiers the selector reads, built
@@ -37,7 +37,7 @@ from msgspec.structs import astuple
 from jmsctl import fastschema as fs
 from jmsctl.messages.decode import AmbiguousNumber, RecordError, decode_value
 from jmsctl.messages.jsonkeys import has_duplicate_key
-from jmsctl.messages.loader import _line, is_blank, record_too_large
+from jmsctl.messages.loader import is_blank, judge_line, record_too_large
 from jmsctl.messages.model import DELIVERY_MODES
 from jmsctl.prefilter import line_test, needles, required_values
 from jmsctl.selector import Selector
@@ -221,7 +221,7 @@ class Engine:
 
     # The plain path for one line: exactly what read_records + select would do with it.
     def _plain(self, raw: bytes) -> tuple[Any, RecordError | None]:
-        record = _line(self.name, 0, raw)
+        record = judge_line(self.name, 0, raw)
         if record.message is None:
             assert record.error is not None
             return None, record.error

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from jmsctl.fastpath import Batch, Engine
-from jmsctl.messages.loader import _chunks
+from jmsctl.messages.loader import line_chunks
 
 BLOCK_SIZE = 2 << 20
 QUEUE_DEPTH = 2
@@ -78,7 +78,7 @@ def _streamed(engine: Engine, fd: int, lo: int, hi: int, limit: int) -> Batch:
     total = Batch()
     parts: list[bytes] = []
     stream = io.BufferedReader(_Range(fd, lo, hi), BLOCK_SIZE)
-    for item in _chunks(b"", stream, BLOCK_SIZE, engine.name, limit):
+    for item in line_chunks(b"", stream, BLOCK_SIZE, engine.name, limit):
         if isinstance(item, bytes):
             sub = engine.process(item)
         else:

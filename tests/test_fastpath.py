@@ -27,7 +27,7 @@ from jmsctl.cli.app import app
 from jmsctl.fastpath import Engine
 from jmsctl.filter import Counts, select, select_file
 from jmsctl.messages.jsonkeys import has_duplicate_key
-from jmsctl.messages.loader import Record, _line, is_blank, read_records, record_too_large
+from jmsctl.messages.loader import Record, is_blank, judge_line, read_records, record_too_large
 from jmsctl.prefilter import like_runs, needles, required_values
 
 SAMPLES = Path(__file__).parent.parent / "samples"
@@ -202,7 +202,7 @@ def plain(selector: sel.Selector, lines: list[bytes], invert: bool, limit: int |
         if limit is not None and len(line) > limit:
             recs.append(Record(f"f:{i + 1}", None, None, record_too_large(len(line), limit)))
         elif not is_blank(line):
-            recs.append(_line("f", i + 1, line.rstrip(b"\r\n")))
+            recs.append(judge_line("f", i + 1, line.rstrip(b"\r\n")))
     out = b"".join(r.raw + b"\n" for r in select(selector, recs, counts, invert=invert, on_rejected=rejected.append))
     return out, counts, [(r.location, r.error.field, r.error.reason) for r in rejected]
 
@@ -435,7 +435,7 @@ def test_repeated_keys_rejected_as_the_plain_path_does() -> None:
         check_engine(text, lines)
     # every trap is a rejection by the loader, and the fast path reports the same
     for raw in REPEATED_KEY_TRAPS:
-        assert _line("f", 1, raw).error is not None, raw
+        assert judge_line("f", 1, raw).error is not None, raw
 
 
 @settings(max_examples=300)

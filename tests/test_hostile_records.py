@@ -28,7 +28,7 @@ from typer.testing import CliRunner
 import jmsctl
 from jmsctl.cli.app import app
 from jmsctl.filter import Counts, Selection, select, select_file
-from jmsctl.messages.loader import MAX_RECORD_SIZE, OversizedLine, Record, _line, is_blank, read_records
+from jmsctl.messages.loader import MAX_RECORD_SIZE, OversizedLine, Record, is_blank, judge_line, read_records
 
 ROOT = Path(__file__).parent.parent
 SAMPLE_LINES = (ROOT / "samples" / "orders.ndjson").read_bytes().splitlines()[:40]
@@ -166,7 +166,7 @@ def check_chunks_agree(args: tuple[bytes, int, int]) -> None:
         for line in lines:
             raw = line.rstrip(b"\r\n")
             if not is_blank(raw):
-                r = _line(path, lineno, raw)
+                r = judge_line(path, lineno, raw)
                 chunked.append((r.location, r.raw, str(r.error) if r.error else None))
             lineno += 1
     assert chunked == plain

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import re
+from enum import Enum
 from typing import Any
 
 import typer
 
 from jmsctl.messages.loader import MAX_RECORD_SIZE
+
+
+class Dialect(str, Enum):
+    """``--dialect``: the standard, or IBM MQ's reading (SEMANTICS.md section 5)."""
+
+    jakarta = "jakarta"
+    ibm = "ibm"
+
 
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 _SIZE = re.compile(r"\s*([0-9]+)\s*([kmg]?)(?:i?b)?\s*", re.IGNORECASE)

@@ -140,7 +140,7 @@ def _read(path: str, chunk_size: int | None, limit: int, chunk_limit: int | None
             stream.close()
 
 
-def _chunks(first: bytes, stream: Any, size: int, name: str = "", limit: int | None = None, lineno: int = 1) -> Iterator[bytes | Record]:
+def line_chunks(first: bytes, stream: Any, size: int, name: str = "", limit: int | None = None, lineno: int = 1) -> Iterator[bytes | Record]:
     """``first`` and the rest of the stream as chunks that end at a line end. ``read1``: a live
     feed on stdin is passed on as it comes, not held back until a chunk is full. With ``limit``, a
     line over it is left out of the chunks and comes as an OversizedLine in its place (named by its
@@ -293,7 +293,7 @@ def _ndjson_or_object(name: str, stream: Any, limit: int, chunk_size: int | None
             if lineno == 1 and obj is not _INVALID:
                 yield _parsed_line(f"{name}:1", raw, obj)
             else:
-                yield _line(name, lineno, raw)
+                yield judge_line(name, lineno, raw)
 
 
 def _is_object_line(line: bytes) -> bool:
@@ -319,7 +319,7 @@ def _head_then_chunks(name: str, head: list[tuple[bytes | None, int]], stream: A
             start = b""
         yield OversizedLine(f"{name}:{lineno}", None, None, record_too_large(size, limit))
         lineno += 1
-    yield from _chunks(start, stream, chunk_size, name, chunk_limit, lineno)
+    yield from line_chunks(start, stream, chunk_size, name, chunk_limit, lineno)
 
 
 _INVALID = object()
@@ -343,7 +343,7 @@ def _single_object(name: str, data: bytes) -> Iterator[Record]:
         yield _decode(location, None, parse_json_exact(data))
 
 
-def _line(name: str, lineno: int, raw: bytes) -> Record:
+def judge_line(name: str, lineno: int, raw: bytes) -> Record:
     """One NDJSON line (without its terminator) -> its record: the judge of every line."""
     location = f"{name}:{lineno}"
     try:
@@ -362,6 +362,6 @@ def _parsed_line(location: str, raw: bytes, obj: Any) -> Record:
 
 __all__ = [  # with the names kept here from jsontext and sources, where they used to live
     "CHUNK_SIZE", "JSON_WHITESPACE", "MAX_RECORD_SIZE", "READ_ERRORS", "InputError", "JSONError", "OversizedLine", "Record",
-    "RecordReader", "duplicate_key", "duplicate_key_error", "is_blank", "open_input", "opened", "parse_json", "parse_json_exact",
-    "read_failure", "read_records", "record_too_large",
+    "RecordReader", "duplicate_key", "duplicate_key_error", "is_blank", "judge_line", "line_chunks", "open_input", "opened",
+    "parse_json", "parse_json_exact", "read_failure", "read_records", "record_too_large",
 ]

@@ -41,12 +41,12 @@ from jmsctl.messages.loader import (
     InputError,
     OversizedLine,
     is_blank,
+    judge_line,
     opened,
     read_failure,
     read_records,
     record_too_large,
 )
-from jmsctl.messages.loader import _line as judge_line
 from jmsctl.messages.model import Message
 from jmsctl.spark import ranges
 from jmsctl.spark.schema import (

@@ -23,11 +23,11 @@ from typing import IO, Any, Optional
 import typer
 
 from jmsctl import selector as sel
-from jmsctl.cli.options import max_record_size
+from jmsctl.cli.options import Dialect, max_record_size
 from jmsctl.cli.render import Source, console, is_terminal, print_full
 from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.filter import Counts, Selection, default_jobs, record_json, select, select_file
-from jmsctl.messages.loader import InputError, Record, _line, read_records
+from jmsctl.messages.loader import InputError, Record, judge_line, read_records
 from jmsctl.messages.model import DELIVERY_MODES, HEADER_NAMES, Message
 from jmsctl.values import format_value
 
@@ -39,11 +39,6 @@ class OutputFormat(str, Enum):
     json = "json"
     pretty = "pretty"
     ids = "ids"
-
-
-class Dialect(str, Enum):
-    jakarta = "jakarta"
-    ibm = "ibm"
 
 
 class Engine(str, Enum):
@@ -328,7 +323,7 @@ def _records(items: Iterable[Item]) -> Iterator[Record]:
     for item in items:
         if type(item) is Selection:
             for lineno, raw in item.kept:
-                yield _line(item.name, lineno, raw)
+                yield judge_line(item.name, lineno, raw)
         else:
             yield item  # type: ignore[misc]
 
@@ -418,4 +413,4 @@ def _body_summary(message: Message) -> str | None:
     return f"stream of {len(body)} values"
 
 
-__all__ = ["Dialect", "OutputFormat", "filter_command", "pretty"]
+__all__ = ["OutputFormat", "filter_command", "pretty"]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 from jmsctl import selector as sel
-from jmsctl.cli.options import max_record_size
+from jmsctl.cli.options import Dialect, max_record_size
 from jmsctl.cli.render import Source, console, print_full
 from jmsctl.exceptions import InvalidSelectorException
 
@@ -36,11 +36,6 @@ spark_app = typer.Typer(
 class SparkFormat(str, Enum):
     ndjson = "ndjson"
     parquet = "parquet"
-
-
-class Dialect(str, Enum):
-    jakarta = "jakarta"
-    ibm = "ibm"
 
 
 class Engine(str, Enum):
