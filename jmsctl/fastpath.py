@@ -475,15 +475,18 @@ class Engine:
         return total
 
 
+COUNTS = ("read", "true", "false", "unknown", "rejected", "skipped", "selected")
+
+
+def add_counts(total: Any, part: Batch) -> None:
+    """``part``'s counts added to ``total`` (a Batch, or filter.Counts: the same count fields)."""
+    for name in COUNTS:
+        setattr(total, name, getattr(total, name) + getattr(part, name))
+
+
 def _add(total: Batch, sub: Batch, parts: list[bytes]) -> None:
     """Counts, errors and kept lines of ``sub`` added to ``total``; its output to ``parts``."""
-    total.read += sub.read
-    total.true += sub.true
-    total.false += sub.false
-    total.unknown += sub.unknown
-    total.rejected += sub.rejected
-    total.skipped += sub.skipped
-    total.selected += sub.selected
+    add_counts(total, sub)
     total.stopped = total.stopped or sub.stopped
     if sub.out:
         parts.append(sub.out)

@@ -168,7 +168,7 @@ def select_file(
     InputError propagates as from read_records.
     """
     from jmsctl import parallel
-    from jmsctl.fastpath import Engine
+    from jmsctl.fastpath import Engine, add_counts
 
     if counts is None:
         counts = Counts()
@@ -203,13 +203,7 @@ def select_file(
             )
         lineno = 1  # of the next batch's first line
         for batch in batches:
-            counts.read += batch.read
-            counts.true += batch.true
-            counts.false += batch.false
-            counts.unknown += batch.unknown
-            counts.rejected += batch.rejected
-            counts.skipped += batch.skipped
-            counts.selected += batch.selected
+            add_counts(counts, batch)
             if on_rejected is not None:
                 for index, raw, where, reason in batch.errors:
                     on_rejected(Record(f"{name}:{lineno + index}", raw, None, RecordError(where, reason)))
