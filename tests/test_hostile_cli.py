@@ -34,6 +34,17 @@ def env(**extra: str) -> dict[str, str]:
     return out
 
 
+
+def _first_line_then_close(args: list[str]) -> tuple[int, str]:
+    """Run jmsctl, read one line of its output and close the pipe (as ``| head -1`` does): its
+    exit status and everything it wrote on stderr."""
+    p = subprocess.Popen(jmsctl(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
+    assert p.stdout is not None and p.stderr is not None
+    assert p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    return p.wait(timeout=120), err
+
 def _default_sigint() -> None:  # pragma: no cover - runs in the child
     # A child inherits an ignored SIGINT (a background CI job); Python only handles it when it is default.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -80,13 +91,8 @@ NAMES = ["check full", "check json", "explain text", "test"]
 @pytest.mark.parametrize("name", NAMES)
 def test_a_reader_that_goes_away_ends_it_quietly(name: str, big_selectors: Path, big_cases: Path, message: Path) -> None:
     """``jmsctl ... | head -1``: no BrokenPipeError trace, and the status a SIGPIPE gives (as filter and show)."""
-    args = _commands(big_selectors, big_cases, message)[name]
-    p = subprocess.Popen(jmsctl(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
-    assert p.stdout is not None and p.stderr is not None
-    assert p.stdout.readline()
-    p.stdout.close()
-    err = p.stderr.read().decode()
-    assert p.wait(timeout=120) == SIGPIPE_STATUS, err
+    status, err = _first_line_then_close(_commands(big_selectors, big_cases, message)[name])
+    assert status == SIGPIPE_STATUS, err
     assert err == ""
 
 
@@ -289,10 +295,6 @@ def test_validate_into_head_ends_quietly(fmt: str, tmp_path: Path) -> None:
     """Click would exit 1 on the closed pipe: for validate, 'errors found'. It is 141, as SIGPIPE gives."""
     f = tmp_path / "bad.ndjson"
     f.write_bytes(b'{"properties": {"1bad": 1}}\n' * 30_000)
-    p = subprocess.Popen(jmsctl("validate", str(f), "--format", fmt), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
-    assert p.stdout is not None and p.stderr is not None
-    assert p.stdout.readline()
-    p.stdout.close()
-    err = p.stderr.read().decode()
-    assert p.wait(timeout=120) == SIGPIPE_STATUS, err
+    status, err = _first_line_then_close(["validate", str(f), "--format", fmt])
+    assert status == SIGPIPE_STATUS, err
     assert err == ""
