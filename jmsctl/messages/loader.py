@@ -147,24 +147,8 @@ def line_chunks(first: bytes, stream: Any, size: int, name: str = "", limit: int
     line number: ``first`` is line ``lineno``). Reads are then at most ``limit + 1`` bytes, so that a line
     inside one read is never over the limit, and only a line held over from earlier reads needs
     measuring."""
-    if limit is not None:
-        yield from _limited_chunks(first, stream, min(size, limit + 1), name, limit, lineno)
-        return
-    pending = [first] if first else []
-    while True:
-        data = stream.read1(size)
-        if not data:
-            break
-        cut = data.rfind(b"\n")
-        if cut == -1:
-            pending.append(data)
-            continue
-        pending.append(data[: cut + 1])
-        yield b"".join(pending)
-        pending = [data[cut + 1 :]] if cut + 1 < len(data) else []
-    rest = b"".join(pending)
-    if rest:
-        yield rest
+    bound = sys.maxsize if limit is None else limit  # no limit: one loop all the same, never skipping
+    yield from _limited_chunks(first, stream, min(size, bound + 1), name, bound, lineno)
 
 
 def _limited_chunks(first: bytes, stream: Any, size: int, name: str, limit: int, lineno: int) -> Iterator[bytes | Record]:
