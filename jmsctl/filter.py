@@ -40,9 +40,10 @@ class Counts:
     ``selected`` is the number of records passed on: the TRUE ones, or with ``invert`` the FALSE
     and UNKNOWN ones. A rejected record is never passed on.
 
-    ``skipped`` (fast path without ``exact``, so never with ``--stats``): records the prefilter
-    proved not TRUE and that were not classified further: FALSE or UNKNOWN, or with
-    ``skip_invalid`` possibly rejected. Then ``read == true + false + unknown + rejected + skipped``.
+    ``skipped`` (fast path without ``exact``, so never with ``--stats``): records shown not TRUE
+    early and not classified further: FALSE or UNKNOWN, or, for a line the prefilter let go
+    unparsed (not with ``validate_all``), possibly broken. Then
+    ``read == true + false + unknown + rejected + skipped``.
     """
 
     read: int = 0
@@ -149,7 +150,7 @@ def select_file(
     max_count: int | None = None,
     on_rejected: Callable[[Record], None] | None = None,
     exact: bool = True,
-    skip_invalid: bool = False,
+    validate_all: bool = False,
     keep_lines: bool = False,
     jobs: int = 1,
     reader: Iterator[Record] | None = None,
@@ -159,9 +160,9 @@ def select_file(
     """The fast path over one file (or ``-``): Selections for the NDJSON lines selected, Records
     for the records of a JSON array or single object (through ``select``), updating ``counts``.
 
-    ``exact`` classifies every record (needed for --stats). ``skip_invalid`` without ``exact`` and
-    ``invert``: rejected records are neither reported nor counted, which lets the prefilter skip,
-    unparsed, the lines it proves not TRUE (counted in ``skipped``). ``jobs`` > 1: a regular
+    ``exact`` classifies every record (needed for --stats). Otherwise, unless ``validate_all`` or
+    ``invert``, the lines the prefilter proves not TRUE are skipped unparsed (counted in
+    ``skipped``): a broken record among them is not reported. ``jobs`` > 1: a regular
     uncompressed NDJSON file is processed by that many worker processes (not with ``max_count``).
     ``reader``: read_records(path, max_record_size) already made (anything else is iterated as
     plain records). A record over ``max_record_size`` bytes is rejected as the loader rejects it.
@@ -181,7 +182,7 @@ def select_file(
         return
     name = "<stdin>" if path == "-" else path
     engine = Engine(
-        selector, invert=invert, exact=exact, skip_invalid=skip_invalid, keep_lines=keep_lines, name=name, prefilter=prefilter,
+        selector, invert=invert, exact=exact, validate_all=validate_all, keep_lines=keep_lines, name=name, prefilter=prefilter,
         max_record_size=max_record_size,
     )
     items: Any = reader.items(max_record_size=max_record_size)

@@ -31,6 +31,7 @@ line is simply parsed. It never says "no" wrongly.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -213,4 +214,38 @@ def line_test(groups: tuple[Group, ...]) -> Callable[[bytes], bool] | None:
     return test
 
 
-__all__ = ["Group", "group_of", "like_runs", "line_test", "needles", "required_values"]
+def chunk_scanner(groups: tuple[Group, ...]) -> Callable[[bytes], list[tuple[int, int]]] | None:
+    """A function chunk -> the ``(start, end)`` offsets of its lines that may be selected, in
+    order (``end`` at the line's b"\\n" or the chunk's end); None: no prefilter.
+
+    The chunk is searched for the strongest group's needles and marker, each with its own
+    compiled literal regex: ``re`` finds a literal at 2-3 GB/s, twice ``bytes.find``'s speed on
+    short needles (an alternation of literals is ten times slower than either). A line found is
+    then tested for the other groups."""
+    if not groups:
+        return None
+    first = groups[0]
+    patterns = tuple(re.compile(re.escape(x)).search for x in (*first.needles, first.marker))
+    rest = line_test(groups[1:])
+
+    def scan(chunk: bytes) -> list[tuple[int, int]]:
+        spans: set[tuple[int, int]] = set()
+        size = len(chunk)
+        for search in patterns:
+            m = search(chunk)
+            while m is not None:
+                pos = m.start()
+                end = chunk.find(b"\n", pos)
+                if end == -1:
+                    end = size
+                spans.add((chunk.rfind(b"\n", 0, pos) + 1, end))
+                m = search(chunk, end)
+        found = sorted(spans)
+        if rest is None:
+            return found
+        return [(start, end) for start, end in found if rest(chunk[start:end])]
+
+    return scan
+
+
+__all__ = ["Group", "chunk_scanner", "group_of", "like_runs", "line_test", "needles", "required_values"]

@@ -206,13 +206,19 @@ def check_filter_agrees(args: tuple[bytes, str, int]) -> None:
         plain, plain_rejected = Counts(), []
         plain_selected = [r.location for r in select(selector, read_records(path, limit), plain,
                                                      on_rejected=lambda r: plain_rejected.append((r.location, str(r.error))))]
-        fast, fast_rejected, fast_selected = Counts(), [], []
-        for item in select_file(selector, path, fast, keep_lines=True, max_record_size=limit,
-                                on_rejected=lambda r: fast_rejected.append((r.location, str(r.error)))):
-            if isinstance(item, Selection):
-                fast_selected += [item.location(n) for n, _ in item.kept]
-            else:
-                fast_selected.append(item.location)
+
+        def fast_run(exact: bool) -> tuple[Counts, list[tuple[str, str]], list[str]]:
+            counts, rejected, selected = Counts(), [], []
+            for item in select_file(selector, path, counts, keep_lines=True, max_record_size=limit, exact=exact,
+                                    on_rejected=lambda r: rejected.append((r.location, str(r.error)))):
+                if isinstance(item, Selection):
+                    selected += [item.location(n) for n, _ in item.kept]
+                else:
+                    selected.append(item.location)
+            return counts, rejected, selected
+
+        fast, fast_rejected, fast_selected = fast_run(True)
+        skipping, skipping_rejected, skipping_selected = fast_run(False)  # the default: prefiltered lines unparsed
     finally:
         os.unlink(path)
     assert plain.read == plain.true + plain.false + plain.unknown + plain.rejected
@@ -220,6 +226,9 @@ def check_filter_agrees(args: tuple[bytes, str, int]) -> None:
         plain.read, plain.true, plain.false, plain.unknown, plain.rejected, plain.selected)
     assert fast_rejected == plain_rejected
     assert fast_selected == plain_selected
+    assert skipping_selected == plain_selected and skipping.true == plain.true
+    assert skipping.read == plain.read == skipping.true + skipping.false + skipping.unknown + skipping.rejected + skipping.skipped
+    assert [r for r in plain_rejected if r in skipping_rejected] == skipping_rejected and skipping.rejected == len(skipping_rejected)
 
 
 def filter_cases() -> st.SearchStrategy[tuple[bytes, str, int]]:

@@ -70,6 +70,11 @@ def filter_command(
     stats: bool = typer.Option(False, "--stats", help="Print read, TRUE, FALSE, UNKNOWN, rejected and selected counts on stderr."),
     dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help="jakarta (default) or ibm (SEMANTICS.md section 5)."),  # noqa: B008
     skip_invalid: bool = typer.Option(False, "--skip-invalid", help="Count rejected records and go on silently instead of reporting them (exit 2)."),
+    validate_all: bool = typer.Option(
+        False, "--validate-all",
+        help="Parse and validate every NDJSON record, so that every broken one is reported. By default a line that cannot be selected "
+        "(a literal the selector requires appears nowhere in it) is not parsed: if broken, it is not reported. --stats and --invert imply it.",
+    ),
     jobs: Optional[int] = typer.Option(  # noqa: UP045
         None, "--jobs", "-j", min=1, metavar="N",
         help="Worker processes for a large NDJSON file (default: the number of cores for a regular uncompressed file of 64 MB or more, else 1). Output stays in input order.",
@@ -118,7 +123,7 @@ def filter_command(
         max_count=max_count,
         on_rejected=None if skip_invalid else rejected,
         exact=stats,
-        skip_invalid=skip_invalid,
+        validate_all=validate_all,
         keep_lines=output_format in (OutputFormat.ids, OutputFormat.pretty),
         jobs=jobs,
         engine=engine,
