@@ -156,6 +156,7 @@ def select_file(
     reader: Iterator[Record] | None = None,
     prefilter: bool = True,
     max_record_size: int = MAX_RECORD_SIZE,
+    direct: Callable[[], int | None] | None = None,
 ) -> Iterator[Record | Selection]:
     """The fast path over one file (or ``-``): Selections for the NDJSON lines selected, Records
     for the records of a JSON array or single object (through ``select``), updating ``counts``.
@@ -166,6 +167,8 @@ def select_file(
     uncompressed NDJSON file is processed by that many worker processes (not with ``max_count``).
     ``reader``: read_records(path, max_record_size) already made (anything else is iterated as
     plain records). A record over ``max_record_size`` bytes is rejected as the loader rejects it.
+    ``direct``: NDJSON output to a file descriptor (see ``parallel.batches``): worker processes
+    write the selected lines there themselves, and their Selections come empty.
     InputError propagates as from read_records.
     """
     from jmsctl import parallel
@@ -196,7 +199,7 @@ def select_file(
             return
         if jobs > 1 and max_count is None and path != "-" and not path.endswith(".gz") and parallel.available():
             items.close()
-            batches = parallel.batches(engine, path, jobs)
+            batches = parallel.batches(engine, path, jobs, direct=direct)
         else:
             batches = (
                 _oversized(item) if type(item) is OversizedLine else engine.process(item, None if max_count is None else max_count - counts.selected)

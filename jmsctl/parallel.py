@@ -7,6 +7,11 @@ same ``fastpath.Engine`` as one process would, and puts each block's Batch (sele
 counts, rejections, number of lines) on its own queue of at most QUEUE_DEPTH batches. The
 parent takes block 0 from queue 0, block 1 from queue 1, ...: the batches come back in file
 order, and the parent adds up line numbers and counts exactly as the sequential path does.
+
+With ``direct`` (NDJSON output to a file descriptor), each worker writes its block's selected
+lines to that descriptor itself, in turn (a shared "next block to write" number), and sends only
+counts and rejections: the selected bytes are not copied through a pipe to the parent and written
+again (on a non-selective selector, most of the file).
 Memory is bounded by N x (QUEUE_DEPTH + 2) blocks, whatever the size of the file: a block that
 holds a line longer than the maximum record size (rejected) is read in pieces, that line counted
 through but never held, as the loader reads it.
@@ -22,7 +27,7 @@ import queue
 import signal
 import sys
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from jmsctl.fastpath import Batch, Engine
@@ -95,7 +100,25 @@ def _streamed(engine: Engine, fd: int, lo: int, hi: int, limit: int) -> Batch:
     return total
 
 
-def _worker(engine: Engine, path: str, start: int, size: int, block: int, nblocks: int, w: int, jobs: int, out: Any) -> None:
+class _Turns:
+    """Blocks written in file order by several processes: block k waits until k - 1 is written."""
+
+    def __init__(self, ctx: Any) -> None:
+        self.cond = ctx.Condition()
+        self.next = ctx.Value("q", 0, lock=False)  # guarded by cond
+
+    def write(self, fd: int, k: int, data: bytes) -> None:
+        with self.cond:
+            self.cond.wait_for(lambda: self.next.value == k)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        with self.cond:
+            self.next.value = k + 1
+            self.cond.notify_all()
+
+
+def _worker(engine: Engine, path: str, start: int, size: int, block: int, nblocks: int, w: int, jobs: int, out: Any, direct: tuple[int, _Turns] | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends the workers
     try:
         fd = os.open(path, os.O_RDONLY)
@@ -105,21 +128,29 @@ def _worker(engine: Engine, path: str, start: int, size: int, block: int, nblock
                 hi = _line_start_at_or_after(fd, start + (k + 1) * block, size)
                 limit = engine.max_record_size
                 if limit is not None and hi - lo > max(limit, 2 * block):
-                    out.put(_streamed(engine, fd, lo, hi, limit))
-                    continue
-                chunk = os.pread(fd, hi - lo, lo) if hi > lo else b""
-                if len(chunk) != max(hi - lo, 0):
-                    raise OSError(f"{path}: the file changed while it was read")
-                out.put(engine.process(chunk) if chunk else Batch())
+                    batch = _streamed(engine, fd, lo, hi, limit)
+                else:
+                    chunk = os.pread(fd, hi - lo, lo) if hi > lo else b""
+                    if len(chunk) != max(hi - lo, 0):
+                        raise OSError(f"{path}: the file changed while it was read")
+                    batch = engine.process(chunk) if chunk else Batch()
+                if direct is not None:
+                    direct[1].write(direct[0], k, batch.out)
+                    batch.out = b""
+                out.put(batch)
         finally:
             os.close(fd)
+    except BrokenPipeError:
+        out.put("BrokenPipeError")
     except BaseException:
         out.put("".join(traceback.format_exc()))
 
 
-def batches(engine: Engine, path: str, jobs: int, block: int | None = None) -> Iterator[Batch]:
+def batches(engine: Engine, path: str, jobs: int, block: int | None = None, direct: Callable[[], int | None] | None = None) -> Iterator[Batch]:
     """The Batches of an NDJSON file in file order, from ``jobs`` worker processes (blocks of
-    ``block`` bytes, BLOCK_SIZE by default)."""
+    ``block`` bytes, BLOCK_SIZE by default). ``direct``: called before the workers start, it
+    flushes the output and gives its file descriptor (None: not a real file); the workers then
+    write the selected lines there themselves, and the Batches come without them."""
     if block is None:
         block = BLOCK_SIZE
     size = os.path.getsize(path)
@@ -132,8 +163,10 @@ def batches(engine: Engine, path: str, jobs: int, block: int | None = None) -> I
     for stream in (sys.stdout, sys.stderr):  # a forked child must not write buffered output again
         with contextlib.suppress(Exception):
             stream.flush()
+    out_fd = direct() if direct is not None and not engine.keep_lines else None
+    turns = (out_fd, _Turns(ctx)) if out_fd is not None else None
     procs = [
-        ctx.Process(target=_worker, args=(engine, path, start, size, block, nblocks, w, jobs, queues[w]), daemon=True)
+        ctx.Process(target=_worker, args=(engine, path, start, size, block, nblocks, w, jobs, queues[w], turns), daemon=True)
         for w in range(jobs)
     ]
     for p in procs:
@@ -149,6 +182,8 @@ def batches(engine: Engine, path: str, jobs: int, block: int | None = None) -> I
                     if not procs[w].is_alive() and queues[w].empty():
                         raise RuntimeError(f"worker {w} for {path} exited with status {procs[w].exitcode}") from None
             if isinstance(item, str):
+                if item == "BrokenPipeError":
+                    raise BrokenPipeError(f"worker {w} for {path}: the output was closed")
                 if "OSError" in item:
                     raise OSError(item.strip().splitlines()[-1])
                 raise RuntimeError(f"worker {w} for {path} failed:\n{item}")

@@ -423,6 +423,35 @@ def test_cli_jobs_in_a_subprocess(big: Path) -> None:
     assert one.stdout.count(b"\n") > 1000
 
 
+@pytest.mark.skipif(not parallel.available(), reason="needs fork")
+@pytest.mark.parametrize("options", [[], ["--invert"], ["--validate-all"], ["--format", "ids"]])
+def test_workers_write_the_output_themselves_in_order(big: Path, tmp_path: Path, options: list[str]) -> None:
+    """With --jobs 2 and NDJSON output to a real file, the workers write their blocks to the
+    descriptor in turn: the same bytes as one process, to stdout and through --output."""
+    text = "JMSType = 'car' AND color = 'blue'"
+    base = [sys.executable, "-m", "jmsctl", "filter", text, str(big), *options]
+    one = subprocess.run([*base, "--jobs", "1"], capture_output=True)
+    with (tmp_path / "stdout").open("wb") as f:
+        two = subprocess.run([*base, "--jobs", "2"], stdout=f, stderr=subprocess.PIPE)
+    assert (tmp_path / "stdout").read_bytes() == one.stdout and two.stderr == one.stderr and two.returncode == one.returncode
+    assert one.stdout.count(b"\n") > 1000
+    written = subprocess.run([*base, "--jobs", "2", "--skip-invalid", "-o", str(tmp_path / "out")], capture_output=True)
+    assert written.returncode == 0 and written.stdout == b"" and written.stderr == b""
+    if "--format" not in options:
+        assert (tmp_path / "out").read_bytes() == one.stdout
+
+
+@pytest.mark.skipif(not parallel.available(), reason="needs fork")
+def test_workers_stop_quietly_when_the_output_is_closed(big: Path) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "jmsctl", "filter", "weight > 0", str(big), "--jobs", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().startswith(b"{")
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 141 and err == b""
+
+
 # ----- repeated keys and record size: the proofs the fast path uses instead of the exact scan ------
 
 REPEATED_KEY_TRAPS = [

@@ -124,6 +124,7 @@ def filter_command(
         on_rejected=None if skip_invalid else rejected,
         exact=stats,
         validate_all=validate_all,
+        direct=out.descriptor if output_format is OutputFormat.ndjson and not count else None,
         keep_lines=output_format in (OutputFormat.ids, OutputFormat.pretty),
         jobs=jobs,
         engine=engine,
@@ -267,6 +268,14 @@ class _Output:
         self.stream.write(data)
         if data.endswith(b"\n"):
             self.stream.flush()
+
+    def descriptor(self) -> int | None:
+        """The output flushed, for other processes to write to its descriptor (None: no real file)."""
+        try:
+            self.stream.flush()
+            return self.stream.fileno()
+        except (OSError, ValueError, io.UnsupportedOperation):
+            return None
 
     def commit(self) -> None:
         self.stream.flush()
