@@ -223,6 +223,7 @@ class Engine:
         exact: bool = True,
         validate_all: bool = False,
         keep_lines: bool = False,
+        discard: bool = False,
         name: str = "<stdin>",
         prefilter: bool = True,
         max_record_size: int | None = None,
@@ -231,6 +232,7 @@ class Engine:
         self.invert = invert
         self.exact = exact
         self.keep_lines = keep_lines
+        self.discard = discard  # only counts wanted (--count): the selected lines are not joined into ``out``
         self.name = name
         self.max_record_size = max_record_size
         self._fn = selector._fn  # evaluate() without the bound-method hop: called once per line
@@ -366,7 +368,7 @@ class Engine:
         b.read = true + false + unknown + rejected + skipped
         b.true, b.false, b.unknown, b.rejected, b.selected, b.skipped = true, false, unknown, rejected, selected, skipped
         b.stopped = stopped
-        if out:
+        if out and not self.discard:
             out.append(b"")
             b.out = b"\n".join(out)
         return b
@@ -424,7 +426,7 @@ class Engine:
         b.lines = index + 1 - first if stopped else len(lines)
         b.read, b.true, b.false, b.unknown, b.rejected, b.skipped, b.selected = read, true, false, unknown, rejected, skipped, selected
         b.stopped = stopped
-        if out:
+        if out and not self.discard:
             out.append(b"")
             b.out = b"\n".join(out)
         return b

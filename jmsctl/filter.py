@@ -152,6 +152,7 @@ def select_file(
     exact: bool = True,
     validate_all: bool = False,
     keep_lines: bool = False,
+    discard: bool = False,
     jobs: int = 1,
     reader: Iterator[Record] | None = None,
     prefilter: bool = True,
@@ -167,6 +168,7 @@ def select_file(
     uncompressed NDJSON file is processed by that many worker processes (not with ``max_count``).
     ``reader``: read_records(path, max_record_size) already made (anything else is iterated as
     plain records). A record over ``max_record_size`` bytes is rejected as the loader rejects it.
+    ``discard``: only the counts are wanted; the NDJSON lines' Selections come empty.
     ``direct``: NDJSON output to a file descriptor (see ``parallel.batches``): worker processes
     write the selected lines there themselves, and their Selections come empty.
     InputError propagates as from read_records.
@@ -185,7 +187,7 @@ def select_file(
         return
     name = "<stdin>" if path == "-" else path
     engine = Engine(
-        selector, invert=invert, exact=exact, validate_all=validate_all, keep_lines=keep_lines, name=name, prefilter=prefilter,
+        selector, invert=invert, exact=exact, validate_all=validate_all, keep_lines=keep_lines, discard=discard, name=name, prefilter=prefilter,
         max_record_size=max_record_size,
     )
     items: Any = reader.items(max_record_size=max_record_size)
