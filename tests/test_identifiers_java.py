@@ -9,6 +9,7 @@ and `javac` on PATH and is skipped otherwise; the named examples at the end need
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,7 +18,7 @@ import pytest
 from lark import Token
 
 from jmsctl.diagnostics import SelectorError
-from jmsctl.selector import analyze, javachars
+from jmsctl.selector import analyze, identifiers, javachars, lexer
 from jmsctl.selector import compile as compile_selector
 from jmsctl.selector.lexer import tokens
 from jmsctl.selector.nodes import Comparison, Identifier
@@ -155,6 +156,40 @@ def test_sampled_code_points_match_java(java: JavaOracle) -> None:
     assert len(points) > SAMPLE_SIZE
     problems = _compare(java, points)
     assert not problems, f"{len(problems)} disagreements with Java {java.version}:\n" + "\n".join(problems[:40])
+
+
+# ----- the ASCII classes, no JVM needed ----------------------------------------------------------
+
+
+def _below_0x80(table: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    return tuple((lo, min(hi, 0x7F)) for lo, hi in table if lo < 0x80)
+
+
+def test_ascii_classes_are_the_tables_below_0x80() -> None:
+    """ASCII text is lexed with classes written out in identifiers.py: they must be javachars.py's."""
+    assert _below_0x80(javachars.IDENTIFIER_START) == identifiers.ASCII_IDENTIFIER_START
+    assert _below_0x80(javachars.IDENTIFIER_PART) == identifiers.ASCII_IDENTIFIER_PART
+
+
+def _outcome(m: re.Match[str] | None) -> tuple[tuple[int, int], str | None] | None:
+    return None if m is None else (m.span(), m.lastgroup)
+
+
+@pytest.mark.parametrize("regex", ["lexer._MASTER", "lexer._IDENT_PART", "IDENTIFIER", "IDENTIFIER_START_CHAR", "IDENTIFIER_PART_CHAR"])
+def test_ascii_and_unicode_regexes_agree_on_ascii_text(regex: str) -> None:
+    """Every ASCII character, alone and between identifier and number characters, matched from
+    every position with the regex from the ASCII classes and with the one from the whole tables."""
+    owner, name = (lexer, regex[6:]) if regex.startswith("lexer.") else (identifiers, regex)
+    pattern: identifiers.IdentifierRegex = getattr(owner, name)
+    full = pattern.pattern(False)
+    assert pattern.pattern(True) is pattern.ascii is not full
+    for cp in range(0x80):
+        c = chr(cp)
+        for text in (c, f"{c}x = 1", f"x{c}y = 1", f"1{c}2", f"1.{c}", f"x.{c}", f"'{c}''{c}'"):
+            assert pattern.for_text(text) is pattern.ascii
+            for pos in range(len(text) + 1):
+                assert _outcome(pattern.ascii.match(text, pos)) == _outcome(full.match(text, pos)), (text, pos)
+            assert _outcome(pattern.ascii.fullmatch(text)) == _outcome(full.fullmatch(text)), text
 
 
 # ----- named examples, no JVM needed -----------------------------------------------------------

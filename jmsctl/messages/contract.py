@@ -15,7 +15,6 @@ string; a body's class is ``str`` (TextMessage), ``bytes`` (BytesMessage), ``dic
 from __future__ import annotations
 
 import math
-import re
 from typing import Any, NamedTuple
 
 from jmsctl.exceptions import (
@@ -24,7 +23,7 @@ from jmsctl.exceptions import (
     MessageNotWriteableException,
 )
 from jmsctl.messages.conversion import read_as, read_object
-from jmsctl.selector.identifiers import IDENT_PART_CLASS, IDENT_START_CLASS, KEYWORDS
+from jmsctl.selector.identifiers import IDENTIFIER, KEYWORDS
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, RANGES, SHORT, STRING, JType, TypedValue, in_range, to_f32
 
 DEFAULT_DELIVERY_MODE = 2  # "The message producer's default delivery mode is PERSISTENT."
@@ -33,9 +32,6 @@ DEFAULT_TIME_TO_LIVE = 0  # "...unlimited; the message never expires."
 DEFAULT_DELIVERY_DELAY = 0  # "The message producer's default delivery delay is zero."
 PERSISTENT = 2
 NON_PERSISTENT = 1
-
-_IDENTIFIER = re.compile(f"{IDENT_START_CLASS}{IDENT_PART_CLASS}*")
-
 
 class JavaValue(NamedTuple):
     """A property value with its Java type: what ``getObjectProperty`` returns (a typed value)."""
@@ -57,7 +53,7 @@ def check_property_name(name: object) -> str:
         raise IllegalArgumentException(f"property name must be a String, not {type(name).__name__}")
     if name == "":
         raise IllegalArgumentException("property name must not be an empty string")
-    if _IDENTIFIER.fullmatch(name) is None:
+    if IDENTIFIER.fullmatch(name) is None:
         raise IllegalArgumentException(f"property name {name!r} is not a selector identifier")
     if name.isascii() and name.upper() in KEYWORDS:
         raise IllegalArgumentException(f"property name {name!r} is a reserved word of the selector language")

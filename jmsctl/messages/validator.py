@@ -24,7 +24,7 @@ from jmsctl.exceptions import MessageFormatException, NullPointerException, Numb
 from jmsctl.messages.conversion import read_as
 from jmsctl.messages.loader import Record
 from jmsctl.messages.model import HEADER_NAMES, Message
-from jmsctl.selector.identifiers import IDENT_PART_CLASS, IDENT_START_CLASS, KEYWORDS
+from jmsctl.selector.identifiers import IDENTIFIER, IDENTIFIER_PART_CHAR, IDENTIFIER_START_CHAR, KEYWORDS
 from jmsctl.selector.nodes import HEADERS, JMSX_TYPES
 from jmsctl.values import STRING, JType, TypedValue, format_value
 
@@ -175,9 +175,6 @@ def _held(value: TypedValue | None) -> str:
 
 # ----- names, values, headers ----------------------------------------------------------------------
 
-_IDENTIFIER = re.compile(f"{IDENT_START_CLASS}{IDENT_PART_CLASS}*")
-_START = re.compile(IDENT_START_CLASS)
-_PART = re.compile(IDENT_PART_CLASS)
 _DESTINATION = re.compile(r"(queue|topic|temp-queue|temp-topic)://.+", re.DOTALL)
 
 
@@ -196,7 +193,7 @@ def check_name(name: str, value: TypedValue | None, location: str) -> Iterator[F
     if not name:
         yield Finding("N001", location, where, "a property name must not be empty (the javadoc: IllegalArgumentException)")
         return
-    if _IDENTIFIER.fullmatch(name) is None:
+    if IDENTIFIER.fullmatch(name) is None:
         yield Finding("N002", location, where, f"property name {name!r} is not a selector identifier: {_bad_char(name)}")
         return
     if name.isascii() and name.upper() in KEYWORDS:  # keywords are ASCII, case-insensitive (SEMANTICS.md 1)
@@ -217,9 +214,10 @@ def check_name(name: str, value: TypedValue | None, location: str) -> Iterator[F
 
 
 def _bad_char(name: str) -> str:
-    if _START.match(name) is None:
+    if IDENTIFIER_START_CHAR.match(name) is None:
         return f"it starts with {_char(name[0])}; the first character must be a Java identifier start (a letter, '$', '_')"
-    i = next(i for i in range(1, len(name)) if _PART.match(name, i) is None)
+    part = IDENTIFIER_PART_CHAR.for_text(name)
+    i = next(i for i in range(1, len(name)) if part.match(name, i) is None)
     return f"character {_char(name[i])} at index {i} is not a Java identifier part (letters, digits, '$', '_')"
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from lark.lexer import Token
 
 from jmsctl.diagnostics import Diagnostic, SelectorError, Span, error
-from jmsctl.selector.identifiers import IDENT_PART_CLASS, IDENT_START_CLASS, KEYWORDS
+from jmsctl.selector.identifiers import IDENTIFIER_START_CHAR, KEYWORDS, IdentifierRegex
 from jmsctl.selector.limits import clip
 from jmsctl.selector.literals import NUMBER_PATTERN
 
@@ -35,20 +35,17 @@ OPERATORS = {
 
 WHITESPACE = " \t\f\r\n"  # SEMANTICS.md section 1: nothing else, no vertical tab or NBSP
 
-
-
-_MASTER = re.compile(
-    rf"""
+_MASTER = IdentifierRegex(
+    lambda start, part: rf"""
     (?P<WS>[ \t\f\r\n]+)
   | (?P<STRING>'[^']*(?:''[^']*)*')
   | (?P<NUMBER>{NUMBER_PATTERN})
-  | (?P<IDENT>{IDENT_START_CLASS}{IDENT_PART_CLASS}*)
+  | (?P<IDENT>{start}{part}*)
   | (?P<OP><>|<=|>=|[=<>+\-*/(),])
     """,
     re.VERBOSE,
 )
-_IDENT_PART = re.compile(f"(?:{IDENT_PART_CLASS}|\\.)+")
-_IDENT_START = re.compile(IDENT_START_CLASS)
+_IDENT_PART = IdentifierRegex(lambda start, part: f"(?:{part}|\\.)+")
 
 
 # lark's public Token() constructor re-checks deprecated keyword arguments on every call; the
@@ -64,7 +61,8 @@ def tokens(text: str) -> Iterator[Token]:
     """Yield lark tokens; raise SelectorError at the first character that starts no token."""
     pos = 0
     n = len(text)
-    match = _MASTER.match
+    ascii_text = text.isascii()
+    match = _MASTER.pattern(ascii_text).match
     while pos < n:
         m = match(text, pos)
         if m is None:
@@ -84,7 +82,7 @@ def tokens(text: str) -> Iterator[Token]:
         elif kind == "STRING":
             yield _token("STRING", raw[1:-1].replace("''", "'"), pos, end)
         elif kind == "NUMBER":
-            tail = _IDENT_PART.match(text, end)
+            tail = _IDENT_PART.pattern(ascii_text).match(text, end)
             if tail is not None:
                 bad = text[pos : tail.end()]
                 raise SelectorError(
@@ -114,7 +112,7 @@ def _bad_character(text: str, pos: int) -> Diagnostic:
         end = len(text) if close < 0 else close + 1
         return error("E005", "double quotes do not delimit strings in selectors", Span(pos, end),
                      expected=("a string literal in single quotes",), hint="write string literals in single quotes: 'value'")
-    if ch == "." and pos > 0 and _IDENT_START.match(text, pos + 1):
+    if ch == "." and pos > 0 and IDENTIFIER_START_CHAR.match(text, pos + 1):
         return error("E001", "unexpected character '.'", span, hint="a property name cannot contain '.'; names are Java identifiers")
     if ch == ";":
         return error("E001", "unexpected character ';'", span, hint="a selector is one expression; remove the ';'")
