@@ -1,15 +1,26 @@
-"""Selector text -> AST through one cached lark LALR parser; lark errors -> diagnostics."""
+"""Selector text -> AST through one cached lark LALR parser; lark errors -> diagnostics.
+
+The parse table is read from lalr_table.py, generated from grammar.lark with lark: building it
+(compiling the grammar with lark's own LALR parser, then the LALR analysis of ours) took about
+25 ms of every start of the command line, reading it takes 1 ms. Only the callbacks are made at
+run time, by lark from the stored rules. If grammar.lark has changed since the table was
+generated, or the table cannot be read, lark builds the table as before.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from functools import lru_cache
 from importlib import resources
 from typing import Any, NamedTuple
 
-from lark import Lark, Token
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput, UnexpectedToken
+from lark.grammar import NonTerminal, Rule, RuleOptions, Terminal
 from lark.lexer import Lexer
-from lark.parsers.lalr_analysis import Shift
+from lark.parse_tree_builder import ParseTreeBuilder
+from lark.parsers.lalr_analysis import Reduce, Shift
 
 from jmsctl.diagnostics import Diagnostic, SelectorError, Span, error
 from jmsctl.selector import lexer
@@ -28,10 +39,17 @@ class _SelectorLexer(Lexer):
         return lexer.tokens(data)
 
 
+def grammar_text() -> str:
+    return resources.files("jmsctl.selector").joinpath("grammar.lark").read_text(encoding="utf-8")
+
+
+def grammar_sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    grammar = resources.files("jmsctl.selector").joinpath("grammar.lark").read_text(encoding="utf-8")
-    lark = Lark(grammar, parser="lalr", lexer=_SelectorLexer, transformer=Builder(), maybe_placeholders=False)
+    lark = Lark(grammar_text(), parser="lalr", lexer=_SelectorLexer, transformer=Builder(), maybe_placeholders=False)
     return lark
 
 
@@ -230,13 +248,97 @@ class _Tables(NamedTuple):
 
 @lru_cache(maxsize=1)
 def _table() -> _Tables:
+    try:
+        stored = stored_table()
+    except Exception:  # pragma: no cover - no table, or a lark whose internals moved: its own build is always right
+        stored = None
+    return stored if stored is not None else built_table()
+
+
+def built_table() -> _Tables:
+    """The table as lark builds it from grammar.lark."""
     conf = _lark().parse_interactive("").parser_state.parse_conf
+    return _compiled(conf.states, conf.start_state, conf.end_state, conf.callbacks)
+
+
+def _compiled(states: Any, start_state: Any, end_state: Any, callbacks: dict[Any, Any]) -> _Tables:
     actions = {
-        state: {name: arg if action is Shift else (len(arg.expansion), arg.origin.name, conf.callbacks[arg])
+        state: {name: arg if action is Shift else (len(arg.expansion), arg.origin.name, callbacks[arg])
                 for name, (action, arg) in row.items()}
-        for state, row in conf.states.items()
+        for state, row in states.items()
     }
-    return _Tables(conf.states, conf.start_state, conf.end_state, actions)
+    return _Tables(states, start_state, end_state, actions)
+
+
+def stored_table() -> _Tables | None:
+    """The table of lalr_table.py, with callbacks made by lark from its rules as ``Lark()`` makes
+    them; None if it was generated from another grammar.lark."""
+    from jmsctl.selector.lalr_table import TABLE
+
+    data = json.loads(TABLE)
+    if data["grammar_sha256"] != grammar_sha256(grammar_text()):
+        return None
+    rules = [_rule(r) for r in data["rules"]]
+    # Lark(parser="lalr", maybe_placeholders=False): no tree class of ours, no positions, not ambiguous.
+    callbacks = ParseTreeBuilder(rules, Tree, False, False, False).create_callback(Builder())
+    states = {i: {name: (Shift, to) if to >= 0 else (Reduce, rules[-1 - to]) for name, to in row.items()}
+              for i, row in enumerate(data["states"])}
+    return _compiled(states, data["start"], data["end"], callbacks)
+
+
+def _rule(data: dict[str, Any]) -> Rule:
+    expansion = [Terminal(name, filter_out=filter_out) if is_term else NonTerminal(name) for name, is_term, filter_out in data["expansion"]]
+    o = data["options"]
+    options = RuleOptions(o["keep_all_tokens"], o["expand1"], o["priority"], o["template_source"], tuple(o["empty_indices"]))
+    return Rule(NonTerminal(data["origin"]), expansion, data["order"], data["alias"], options)
+
+
+def _rule_data(rule: Rule) -> dict[str, Any]:
+    o = rule.options
+    return {
+        "origin": rule.origin.name,
+        "expansion": [[s.name, s.is_term, bool(getattr(s, "filter_out", False))] for s in rule.expansion],
+        "order": rule.order,
+        "alias": rule.alias,
+        "options": {"keep_all_tokens": o.keep_all_tokens, "expand1": o.expand1, "priority": o.priority,
+                    "template_source": o.template_source, "empty_indices": list(o.empty_indices)},
+    }
+
+
+def table_json(tables: _Tables) -> str:
+    """A table as lalr_table.py stores it: states numbered in breadth-first order from the start
+    state (symbols in sorted order), rules in sorted order, so that the same automaton always gives
+    the same text, whichever numbering lark chose. Shift (and goto): the next state; reduce: -1 - rule."""
+    states = tables.states
+    order = [tables.start_state]
+    number = {tables.start_state: 0}
+    for state in order:  # grows while it is walked
+        for name in sorted(states[state]):
+            action, arg = states[state][name]
+            if action is Shift and arg not in number:
+                number[arg] = len(order)
+                order.append(arg)
+    if tables.end_state not in number:
+        number[tables.end_state] = len(order)
+        order.append(tables.end_state)
+    if len(order) != len(states):
+        raise ValueError(f"{len(states) - len(order)} states cannot be reached from the start state")
+    rules = sorted({arg for row in states.values() for action, arg in row.values() if action is not Shift},
+                   key=lambda r: json.dumps(_rule_data(r), sort_keys=True))
+    index = {rule: i for i, rule in enumerate(rules)}
+    rows = [{name: number[arg] if action is Shift else -1 - index[arg] for name, (action, arg) in sorted(states[s].items())}
+            for s in order]
+    lines = [
+        "{",
+        f'"grammar_sha256": {json.dumps(grammar_sha256(grammar_text()))},',
+        f'"start": 0, "end": {number[tables.end_state]},',
+        '"rules": [',
+        ",\n".join(json.dumps(_rule_data(r), sort_keys=True) for r in rules),
+        '], "states": [',
+        ",\n".join(json.dumps(row) for row in rows),
+        "]}",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def _unexpected(text: str, exc: UnexpectedToken) -> Diagnostic:
