@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -9,9 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
-from jmsctl.cli.app import app
+from jmsctl.cli.app import COMMANDS, app
 from tests.ptyrun import run_in_pty as _in_pty
 
 runner = CliRunner()
@@ -206,3 +208,47 @@ def test_colour_on_a_terminal_only_and_never_with_no_color() -> None:
 def test_module_entry_point_runs() -> None:
     r = subprocess.run([sys.executable, "-m", "jmsctl", "check", "--format", "concise", "x = 1"], capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout == "" and r.stderr == ""
+
+
+# ----- commands loaded when they run ---------------------------------------------------------
+
+
+def _eager_app() -> typer.Typer:
+    """The app as it was written before its commands were loaded lazily: every one registered with typer."""
+    eager = typer.Typer(name="jmsctl", help=app.info.help, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+    for name, (module, attr) in COMMANDS.items():
+        target = getattr(importlib.import_module(module), attr)
+        if isinstance(target, typer.Typer):
+            eager.add_typer(target, name=name)
+        else:
+            eager.command(name=name)(target)
+    return eager
+
+
+@pytest.mark.parametrize(
+    "args",
+    [[], ["--help"], ["fliter"], ["nosuch"], ["filter"], ["check", "--format", "nope", "x"], ["spark"],
+     *([name, "--help"] for name in COMMANDS), *(["spark", sub, "--help"] for sub in ("filter", "convert", "explain"))],
+    ids=" ".join,
+)
+def test_lazy_commands_show_what_registered_commands_show(args: list[str]) -> None:
+    eager = runner.invoke(_eager_app(), args)
+    lazy = runner.invoke(app, args)
+    assert (lazy.exit_code, lazy.output) == (eager.exit_code, eager.output)
+
+
+def test_filter_loads_no_other_command() -> None:
+    code = (
+        "import sys\n"
+        "from jmsctl.cli.app import main\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "loaded = [m for m in ('rich', 'jmsctl.cli.commands.check', 'jmsctl.cli.commands.show', 'jmsctl.messages.validator',\n"
+        "                      'jmsctl.selector.explainer', 'jmsctl.selector.javachars') if m in sys.modules]\n"
+        "print(loaded, file=sys.stderr)\n"
+    )
+    sample = SAMPLES / "orders-small.ndjson"
+    r = subprocess.run([sys.executable, "-c", code, "filter", "JMSType = 'car'", str(sample), "--count"], capture_output=True, text=True, timeout=60)
+    assert r.stderr.strip().splitlines()[-1] == "[]", r.stderr

@@ -13,27 +13,122 @@ def _interrupted_while_starting(signum: int, frame: object) -> None:
     os._exit(130)
 
 
-try:
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when SIGINT is ignored (a background job)
-        signal.signal(signal.SIGINT, _interrupted_while_starting)
-except ValueError:  # imported outside the main thread: signals are not this module's to handle
-    pass
+def _begin_starting() -> bool:
+    """Whether the start-up handler was installed (and is to be removed by ``_end_starting``)."""
+    try:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when SIGINT is ignored (a background job)
+            signal.signal(signal.SIGINT, _interrupted_while_starting)
+            return True
+    except ValueError:  # imported outside the main thread: signals are not this module's to handle
+        pass
+    return False
+
+
+def _end_starting(installed: bool) -> None:
+    if installed and signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # loaded: Ctrl-C is KeyboardInterrupt again (main)
+
+
+_starting = _begin_starting()
 
 import codecs  # noqa: E402
+import importlib  # noqa: E402
 import io  # noqa: E402
 import sys  # noqa: E402
+from collections.abc import Iterator, MutableMapping  # noqa: E402
+from typing import Any  # noqa: E402
 
 import typer  # noqa: E402
+from typer.core import TyperGroup  # noqa: E402
 
-from jmsctl.cli.commands.check import check  # noqa: E402
-from jmsctl.cli.commands.explain import explain  # noqa: E402
-from jmsctl.cli.commands.filter import filter_command  # noqa: E402
-from jmsctl.cli.commands.get import get  # noqa: E402
-from jmsctl.cli.commands.show import show  # noqa: E402
-from jmsctl.cli.commands.spark import spark_app  # noqa: E402
-from jmsctl.cli.commands.table import table  # noqa: E402
-from jmsctl.cli.commands.test import test  # noqa: E402
-from jmsctl.cli.commands.validate import validate_command  # noqa: E402
+_end_starting(_starting)
+
+# Each command's module, in the order of ``jmsctl --help``. A module is imported when its command runs
+# (or when help lists it): ``jmsctl filter`` does not load what explain, show or validate need (rich,
+# the printer, the explainer, the validator...), which was a fifth of its start-up time.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("jmsctl.cli.commands.check", "check"),
+    "explain": ("jmsctl.cli.commands.explain", "explain"),
+    "test": ("jmsctl.cli.commands.test", "test"),
+    "filter": ("jmsctl.cli.commands.filter", "filter_command"),
+    "get": ("jmsctl.cli.commands.get", "get"),
+    "table": ("jmsctl.cli.commands.table", "table"),
+    "show": ("jmsctl.cli.commands.show", "show"),
+    "validate": ("jmsctl.cli.commands.validate", "validate_command"),
+    "spark": ("jmsctl.cli.commands.spark", "spark_app"),
+}
+
+
+def _no_options() -> None:
+    """The group callback: typer makes a group of an app only if it has a callback or registered
+    commands, and the commands here are not registered. Without options or a body it changes nothing
+    in usage, help or behaviour."""
+
+
+def load_command(name: str) -> Any:
+    """The click command for ``COMMANDS[name]``, built by typer exactly as ``app.command()`` and
+    ``app.add_typer()`` would (the same defaults, through a group as the root app's are)."""
+    installed = _begin_starting()  # loading a command is start-up too (see _interrupted_while_starting)
+    try:
+        module, attr = COMMANDS[name]
+        target = getattr(importlib.import_module(module), attr)
+        holder = typer.Typer(add_completion=False)
+        holder.callback()(_no_options)
+        if isinstance(target, typer.Typer):
+            holder.add_typer(target, name=name)
+        else:
+            holder.command(name=name)(target)
+        group = typer.main.get_command(holder)
+        assert isinstance(group, TyperGroup)
+        return group.commands[name]
+    finally:
+        _end_starting(installed)
+
+
+class _LazyCommands(MutableMapping[str, Any]):
+    """``TyperGroup.commands`` whose entries are built on first access: looking one command up
+    (``jmsctl filter``) loads only that one; listing names (suggestions for a mistyped one) loads none."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, Any] = {}
+        self._names = list(COMMANDS)
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._loaded:
+            if name not in self._names:
+                raise KeyError(name)
+            self._loaded[name] = load_command(name)
+        return self._loaded[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self._loaded[name] = command
+        if name not in self._names:
+            self._names.append(name)
+
+    def __delitem__(self, name: str) -> None:
+        self._names.remove(name)
+        self._loaded.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._names))
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+
+class _Group(TyperGroup):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        commands = _LazyCommands()
+        commands.update(self.commands)
+        self.commands = commands
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(self.commands)
+
 
 app = typer.Typer(
     name="jmsctl",
@@ -41,19 +136,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=_Group,
 )
-app.command()(check)
-app.command()(explain)
-app.command(name="test")(test)
-app.command(name="filter")(filter_command)
-app.command(name="get")(get)
-app.command(name="table")(table)
-app.command(name="show")(show)
-app.command(name="validate")(validate_command)
-app.add_typer(spark_app, name="spark")
-
-if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # loaded: Ctrl-C is KeyboardInterrupt again (main)
+app.callback()(_no_options)
 
 
 def main() -> None:

@@ -8,14 +8,14 @@ import shutil
 import sys
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
-
-from rich.cells import cell_len
-from rich.console import Console
-from rich.markup import escape
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from jmsctl.diagnostics import Diagnostic, locate
+
+# rich is imported where it is used: a command that prints no diagnostic (a filter run) does not load it.
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
 
 
 class Format(str, Enum):
@@ -27,6 +27,8 @@ class Format(str, Enum):
 
 def console(stderr: bool = False) -> Console:
     """Rich console that colours only a terminal and honours NO_COLOR (rich reads it too)."""
+    from rich.console import Console
+
     stream = sys.stderr if stderr else sys.stdout
     if os.environ.get("NO_COLOR") or not is_terminal(stream):
         # Plain text: no escape sequences at all (NO_COLOR asks for no colour; bold is no better).
@@ -107,6 +109,9 @@ def window(line: str, column: int) -> tuple[str, int, int]:
 def full(src: Source, diag: Diagnostic) -> Text:
     """rustc-style: header, location, source line (a window of a long one), caret under the span,
     expected and hint."""
+    from rich.cells import cell_len
+    from rich.text import Text
+
     line, col, _, _ = position(src, diag)
     pos = locate(src.text, diag.span.start)
     colour = "red" if diag.is_error else "yellow"
@@ -134,6 +139,13 @@ def full(src: Source, diag: Diagnostic) -> Text:
         out.append("hint: ", style="bold")
         out.append(diag.hint + "\n")
     return out
+
+
+def escape(markup: str) -> str:
+    """rich's ``escape`` (re-exported: text printed with markup on shows as itself)."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(markup)
 
 
 def print_full(con: Console, src: Source, diags: tuple[Diagnostic, ...] | list[Diagnostic]) -> None:
