@@ -6,7 +6,8 @@
 
 It generates a realistic dump once (cached in --workdir: typed properties, absent, null and
 wrongly-typed values, every body type, escaped strings), then, in one run on that file, times as
-separate processes, each reading the file and writing to a file in --workdir:
+separate processes, each reading the file and writing to a file in --outdir (in memory,
+/dev/shm, by default: no disk write-back slows a later run; removed once digested):
 
 - ``cat`` (the I/O floor) and a plain orjson parse-only loop (the Python floor);
 - for each of three selectors: ``jmsctl filter`` with its defaults (``--jobs`` = the number of
@@ -283,6 +284,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--messages", type=int, default=1_000_000)
     ap.add_argument("--workdir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "jmsctl-jq-bench")
+    ap.add_argument(
+        "--outdir", type=Path, default=Path("/dev/shm/jmsctl-jq-bench") if os.path.isdir("/dev/shm") else None,
+        help="where each run writes its output (default: /dev/shm, in memory: a disk's write-back of GBs of outputs would slow "
+        "later runs; else --workdir); each output is removed once digested",
+    )
     ap.add_argument("--selectors", nargs="+", choices=list(SELECTORS), default=list(SELECTORS))
     ap.add_argument("--jaq", help="path of the jaq binary (default: on PATH, or beside this Python)")
     ap.add_argument("--no-jq", action="store_true", help="skip jq, jaq and gojq (a quick run of jmsctl alone)")
@@ -290,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the rows as JSON as well")
     args = ap.parse_args(argv)
     args.workdir.mkdir(parents=True, exist_ok=True)
+    outdir: Path = args.outdir or args.workdir
+    outdir.mkdir(parents=True, exist_ok=True)
     dump = args.workdir / f"dump-{args.messages}.ndjson"
     if not dump.exists():
         print(f"generating {dump} ...", flush=True)
@@ -306,19 +314,25 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"({name} not found: skipped)")
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"dump: {dump} ({n:,} messages, {mb:.0f} MB); {cores} cores; python {sys.version.split()[0]}", flush=True)
+    os.sync()  # the dump's own write-back (or anything else pending) is not done during a run
     if args.load:
         print(f"load average before: {os.getloadavg()}", flush=True)
 
     rows: list[Row] = []
 
-    def record(selector: str, tool: str, cmd: list[str], stdin: Path | None) -> Path:
+    def record(selector: str, tool: str, cmd: list[str], stdin: Path | None) -> tuple[str, tuple[int, str]]:
+        """Run one tool; its output's digest and selected IDs (the output file is then removed)."""
         slug = re.sub(r"[^A-Za-z0-9.-]+", "_", f"{selector}-{tool}")
-        out = args.workdir / f"out-{slug}.ndjson"
-        secs, rss = run(cmd, stdin, out)
-        lines = sum(1 for _ in out.open("rb")) if selector != "-" else 0
-        rows.append(Row(selector, tool, secs, n / secs, mb / secs, rss, lines))
+        out = outdir / f"out-{slug}.ndjson"
+        try:
+            secs, rss = run(cmd, stdin, out)
+            ids = selected_ids(out) if selector != "-" else (0, "")
+            digest = file_digest(out) if selector != "-" else ""
+        finally:
+            out.unlink(missing_ok=True)
+        rows.append(Row(selector, tool, secs, n / secs, mb / secs, rss, ids[0]))
         print(f"  {selector:<14} {tool:<26} {secs:7.2f} s {n / secs:>11,.0f} msgs/s {mb / secs:7.1f} MB/s {rss:6.0f} MB", flush=True)
-        return out
+        return digest, ids
 
     record("-", "cat (I/O floor)", ["cat", str(dump)], None)
     record("-", "orjson parse-only", [sys.executable, "-c", PARSE_ONLY], dump)
@@ -326,16 +340,15 @@ def main(argv: list[str] | None = None) -> int:
     ok = True
     for key in args.selectors:
         text = SELECTORS[key]
-        outs: dict[str, Path] = {}
+        outs: dict[str, tuple[str, tuple[int, str]]] = {}
         outs["jmsctl filter"] = record(key, "jmsctl filter", [*jmsctl, text, str(dump)], None)
         outs["jmsctl filter --jobs 1"] = record(key, "jmsctl filter --jobs 1", [*jmsctl, text, str(dump), "--jobs", "1"], None)
         outs["jmsctl --validate-all"] = record(key, "jmsctl --validate-all", [*jmsctl, text, str(dump), "--validate-all"], None)
         for name, cmd in tools:
             outs[name] = record(key, name, [*cmd, "-c", f"{JQ_PRELUDE} select(({JQ[key]}) == true)", str(dump)], None)
-        reference = file_digest(outs["jmsctl filter --jobs 1"])
-        ref_ids = selected_ids(outs["jmsctl filter --jobs 1"])
-        for label, path in outs.items():
-            same = file_digest(path) == reference if label.startswith("jmsctl") else selected_ids(path) == ref_ids
+        reference, ref_ids = outs["jmsctl filter --jobs 1"]
+        for label, (digest, ids) in outs.items():
+            same = digest == reference if label.startswith("jmsctl") else ids == ref_ids
             if not same:
                 ok = False
                 print(f"  MISMATCH: {label} did not select the same messages as jmsctl filter --jobs 1 for {text!r}")
