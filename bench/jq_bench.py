@@ -304,6 +304,10 @@ def main(argv: list[str] | None = None) -> int:
     if not dump.exists():
         print(f"generating {dump} ...", flush=True)
         generate(dump, args.messages)
+    if args.outdir is not None and shutil.disk_usage(args.outdir).free < 3 * dump.stat().st_size:
+        print(f"({args.outdir} has too little room for the dump and an output: reading and writing in {args.workdir})")
+        args.outdir = None
+        outdir = args.workdir
     if args.outdir is not None:
         # Every tool reads the dump from memory: this VM's page cache drops cold file pages (DAMON
         # reclaim), and a run that reads part of the file from disk was seen 30 % slower.
