@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import binascii
 import functools
+import gzip
 import json
 import random
 import subprocess
@@ -439,6 +440,22 @@ def test_workers_write_the_output_themselves_in_order(big: Path, tmp_path: Path,
     assert written.returncode == 0 and written.stdout == b"" and written.stderr == b""
     if "--format" not in options:
         assert (tmp_path / "out").read_bytes() == one.stdout
+
+
+@pytest.mark.skipif(not parallel.available(), reason="needs fork")
+def test_workers_write_after_what_the_parent_buffered(big: Path, tmp_path: Path) -> None:
+    """A small file (filtered by the parent, its lines in the parent's buffer), the large one (by
+    workers, straight to the descriptor), the small one again: the output in argument order."""
+    small = tmp_path / "small.ndjson.gz"  # .gz: always read by the parent
+    small.write_bytes(gzip.compress(b"".join(line + b"\n" for line in big.read_bytes().splitlines()[:50])))
+    base = [sys.executable, "-m", "jmsctl", "filter", "JMSType = 'car'", str(small), str(big), str(small), "--skip-invalid"]
+    one = subprocess.run([*base, "--jobs", "1"], capture_output=True)
+    with (tmp_path / "stdout").open("wb") as f:
+        two = subprocess.run([*base, "--jobs", "2"], stdout=f, stderr=subprocess.PIPE)
+    assert two.returncode == one.returncode == 0 and two.stderr == one.stderr == b""
+    assert (tmp_path / "stdout").read_bytes() == one.stdout and one.stdout.count(b"\n") > 1000
+    three = subprocess.run([*base, "--jobs", "2", "-o", str(tmp_path / "out")], capture_output=True)  # a buffered file of its own
+    assert three.returncode == 0 and (tmp_path / "out").read_bytes() == one.stdout
 
 
 @pytest.mark.skipif(not parallel.available(), reason="needs fork")
