@@ -309,15 +309,29 @@ class Engine:
         out: list[bytes] = []
         append = kept.append if keep else out.append
         stopped = False
+        bare = 0
         index = first - 1
         for raw in lines:
             index += 1
             try:
                 clear()
-                try:  # fs.decode, inlined
-                    rec = decode(raw)
-                except invalid:
-                    rec = decode_untyped(raw)
+                # fs.decode, inlined. A line without "type" fails the typed decode (an exception and a
+                # second decode: +70 %). ``bare`` counts such lines (up to 8); from 2 on, a line not
+                # starting with "type" tries the untyped decode first, and a typed line doing so sets
+                # the count back to -8. The two decodes accept disjoint lines.
+                if bare >= 2 and not raw.startswith(b'{"type"'):
+                    try:
+                        rec = decode_untyped(raw)
+                    except invalid:
+                        rec = decode(raw)
+                        bare = -8
+                else:
+                    try:
+                        rec = decode(raw)
+                    except invalid:
+                        rec = decode_untyped(raw)
+                        if bare < 8:
+                            bare += 1
                 # fs.keys_unique's first count, inlined (the usual line stops here): the line's colons,
                 # less those of JMSMessageID ("ID:...") and JMSDestination ("queue://..."), against the
                 # members the decode kept.

@@ -584,6 +584,35 @@ def test_required_values() -> None:
     assert required("s IN ('a', 'b') AND t NOT IN ('c')") == [("s", ["a", "b"])]
 
 
+def test_lines_with_and_without_type_in_any_order() -> None:
+    """The loop tries the untyped decode first after lines without "type": typed lines that do not
+    start with it, broken lines of both kinds and escaped keys in between are judged as the plain
+    path judges them."""
+    bare = [rb'{"properties":{"weight":%d,"color":"blue"},"body":"t"}' % i for i in range(4)]
+    lines = [
+        *bare,
+        rb'{"properties":{"weight":5,"color":"blue"},"body":{"k":1},"type":"map"}',  # typed, "type" last
+        *bare,
+        rb'{"headers":{"JMSType":"car"},"type":"text","properties":{"weight":6,"color":"blue"}}',
+        rb'{"properties":{"weight":7,"color":"blue"},"body":"x","typ":"text"}',  # neither: rejected
+        rb'{"properties":{"weight":8,"color":"blue"},"body":{"k":1}}',  # a map body without "type": rejected
+        rb'{"t\u0079pe":"text","properties":{"weight":9,"color":"blue"}}',  # "type" escaped
+        rb'{"type":"text","properties":{"weight":10,"color":"blue"},"body":"x"}',
+        *bare,
+        rb'{"properties":{"weight":11,"color":"blue"}, "type":"message"}',
+        rb'{"properties":{"weight":12,"color":"blue"},"type":"bytes","body":"not base64!"}',  # rejected
+    ]
+    for text in ("weight > 3", "weight > 3 AND color = 'blue'", "color = 'blue'"):
+        check_engine(text, lines)
+    # and only the broken lines needed the plain path: the decodes vouched for the others
+    e = Engine(compiled("weight > 3", "jakarta"), exact=True, name="f")
+    sent: list[bytes] = []
+    plain_path = e._plain
+    e._plain = lambda raw: (sent.append(raw), plain_path(raw))[1]  # type: ignore[method-assign]
+    assert e.process(b"".join(line + b"\n" for line in lines)).read == len(lines)
+    assert sent == [lines[10], lines[11], lines[-1]]
+
+
 def test_lines_nested_deeper_than_msgspec_reads() -> None:
     """msgspec raises RecursionError near 1,000 levels, orjson reads 1,024: the plain path judges."""
     lines = [b'{"properties":{"color":"blue","x":' + b"[" * depth + b"]" * depth + b"}}" for depth in (900, 1000, 1023, 1024, 1025, 3000)]
