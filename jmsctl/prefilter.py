@@ -164,6 +164,34 @@ def required_values(ast: n.Node | None) -> tuple[tuple[str, frozenset[str]], ...
     return tuple(out)
 
 
+def sufficient_values(ast: n.Node | None) -> tuple[tuple[str, bool, frozenset[str]], ...]:
+    """(identifier, inside, strings): the selector is TRUE when, for any one of them, the
+    identifier's value is a String that is (``inside``) or is not among the strings. From the
+    disjuncts of the top-level OR chain (a TRUE disjunct makes an OR TRUE): ``x = 'lit'`` and
+    ``x <> 'lit'`` (either side), ``x [NOT] IN ('a', 'b')``; ``JMSDeliveryMode`` is left out (its
+    String comes from a number too). The Jakarta reading only: under the IBM one, a comparison of
+    unlike types anywhere makes the whole selector FALSE. For the fast path, which tests a decoded
+    value before building the selector's view."""
+    out: list[tuple[str, bool, frozenset[str]]] = []
+    stack: list[n.Node] = [ast] if ast is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, n.Or):
+            stack += [node.right, node.left]
+        elif isinstance(node, n.Comparison) and node.op in ("=", "<>"):
+            for ident, lit in ((node.left, node.right), (node.right, node.left)):
+                name, text = _string_identifier(ident), _string_literal(lit)
+                if name is not None and text is not None:
+                    out.append((name, node.op == "=", frozenset((text,))))
+                    break
+        elif isinstance(node, n.InList):
+            name = _string_identifier(node.operand)
+            texts = [_string_literal(item) for item in node.items]
+            if name is not None and all(t is not None for t in texts):
+                out.append((name, not node.negated, frozenset(t for t in texts if t is not None)))
+    return tuple(out)
+
+
 def like_runs(pattern: str, escape: str | None) -> list[str]:
     """The literal runs of a LIKE pattern: what any matching value contains verbatim."""
     runs: list[str] = []
@@ -248,4 +276,4 @@ def chunk_scanner(groups: tuple[Group, ...]) -> Callable[[bytes], list[tuple[int
     return scan
 
 
-__all__ = ["Group", "chunk_scanner", "group_of", "like_runs", "line_test", "needles", "required_values"]
+__all__ = ["Group", "chunk_scanner", "group_of", "like_runs", "line_test", "needles", "required_values", "sufficient_values"]

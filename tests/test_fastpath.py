@@ -25,11 +25,11 @@ from typer.testing import CliRunner
 from jmsctl import fastschema, parallel
 from jmsctl import selector as sel
 from jmsctl.cli.app import app
-from jmsctl.fastpath import Engine
+from jmsctl.fastpath import Engine, sure_function
 from jmsctl.filter import Counts, select, select_file
 from jmsctl.messages.jsonkeys import has_duplicate_key
 from jmsctl.messages.loader import Record, is_blank, judge_line, read_records, record_too_large
-from jmsctl.prefilter import like_runs, needles, required_values
+from jmsctl.prefilter import like_runs, needles, required_values, sufficient_values
 
 SAMPLES = Path(__file__).parent.parent / "samples"
 runner = CliRunner()
@@ -53,6 +53,12 @@ SELECTORS = [
     "JMSMessageID = 'ID:1' OR JMSCorrelationID = 'c\\d'",
     "JMSType = 'car'",
     "color = 'blue' AND weight BETWEEN 1 AND 3000",
+    # a String disjunct that makes the whole TRUE without the view (sure_function)
+    "color <> 'blue' OR weight > 2500",
+    "color NOT IN ('blue', 'red') OR JMSType = 'car'",
+    "'blue' <> color OR weight = 'x'",  # under the IBM reading the unlike types make the whole FALSE
+    "JMSType <> 'car' OR color IN ('blue') OR s IS NULL",
+    "JMSMessageID <> 'ID:1'",
 ]
 
 # ----- a JSON writer that escapes at random ---------------------------------------------------
@@ -582,6 +588,29 @@ def test_required_values() -> None:
     assert required("NOT color = 'blue'") == [] and required("color <> 'blue'") == []
     assert required("JMSDeliveryMode = 'PERSISTENT'") == []  # also written 2
     assert required("s IN ('a', 'b') AND t NOT IN ('c')") == [("s", ["a", "b"])]
+
+
+def test_sufficient_values() -> None:
+    def sufficient(text: str) -> list[tuple[str, bool, list[str]]]:
+        return [(name, inside, sorted(strings)) for name, inside, strings in sufficient_values(sel.compile(text).ast)]
+
+    assert sufficient("region <> 'APAC' OR JMSDeliveryMode = 'PERSISTENT'") == [("region", False, ["APAC"])]
+    assert sufficient("'a' = s OR t NOT IN ('b', 'c') OR u IN ('d') OR w > 1") == [("s", True, ["a"]), ("t", False, ["b", "c"]), ("u", True, ["d"])]
+    assert sufficient("s = 'a'") == [("s", True, ["a"])]
+    assert sufficient("s = 'a' AND t = 'b'") == []  # one conjunct does not make an AND TRUE
+    assert sufficient("NOT s = 'a'") == [] and sufficient("(s = 'a' OR t = 'b') AND u = 'c'") == []
+    assert sufficient("JMSDeliveryMode <> 'PERSISTENT' OR JMSDeliveryMode IN ('NON_PERSISTENT')") == []
+    assert sure_function(sel.compile("s = 'a' OR w = 'x'", "ibm")) is None  # unlike types poison the whole under IBM
+    sure = sure_function(sel.compile("JMSType <> 'car' OR color IN ('blue', 'red')"))
+    assert sure is not None
+    for raw, expected in [
+        (b'{"headers":{"JMSType":"van"}}', True),
+        (b'{"headers":{"JMSType":"car"},"properties":{"color":{"type":"string","value":"red"}}}', True),
+        (b'{"headers":{"JMSType":"car"},"properties":{"color":"green"}}', False),
+        (b'{"headers":{"JMSPriority":4},"properties":{"color":7,"JMSType":"van"}}', False),  # a property named like a header is not it
+        (b"{}", False),
+    ]:
+        assert sure(fastschema.decode(raw)) is expected, raw
 
 
 def test_lines_with_and_without_type_in_any_order() -> None:
