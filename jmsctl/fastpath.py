@@ -149,18 +149,15 @@ def view_function(names: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
     return view_of
 
 
-def possible_function(selector: Selector) -> Callable[[Any], bool] | None:
-    """record -> False when the selector cannot be TRUE for it, read from the decoded values the
-    selector requires to be certain Strings (``prefilter.required_values``); None: no such value.
-    Cheaper than the view and the evaluation, for the lines that cannot be selected."""
-    required = sorted(required_values(selector.ast), key=lambda r: r[0] in n.HEADERS)  # properties first
-    if not required:
-        return None
-    checks = tuple((name, allowed, name in n.HEADERS) for name, allowed in required)
+def _string_rule(checks: tuple[tuple[str, bool, frozenset[str], bool], ...], any_hit: bool) -> Callable[[Any], bool]:
+    """record -> bool from (identifier, inside, strings, is a header) checks on decoded values: a
+    check hits when the value is a String that is (``inside``) or is not among the strings.
+    ``any_hit``: True as soon as one check hits, else False; otherwise False as soon as one
+    misses, else True."""
     tstring = fs.TString
 
-    def possible(rec: Any) -> bool:
-        for name, allowed, header in checks:
+    def rule(rec: Any) -> bool:
+        for name, inside, strings, header in checks:
             if header:
                 h = rec.headers
                 v = None if h is UNSET else getattr(h, name)
@@ -169,13 +166,25 @@ def possible_function(selector: Selector) -> Callable[[Any], bool] | None:
                 v = None if p is UNSET else p.get(name)
             if type(v) is not str:
                 if type(v) is not tstring:
+                    if any_hit:
+                        continue
                     return False
                 v = v.value
-            if v not in allowed:
-                return False
-        return True
+            if ((v in strings) is inside) is any_hit:
+                return any_hit
+        return not any_hit
 
-    return possible
+    return rule
+
+
+def possible_function(selector: Selector) -> Callable[[Any], bool] | None:
+    """record -> False when the selector cannot be TRUE for it, read from the decoded values the
+    selector requires to be certain Strings (``prefilter.required_values``); None: no such value.
+    Cheaper than the view and the evaluation, for the lines that cannot be selected."""
+    required = sorted(required_values(selector.ast), key=lambda r: r[0] in n.HEADERS)  # properties first
+    if not required:
+        return None
+    return _string_rule(tuple((name, True, allowed, name in n.HEADERS) for name, allowed in required), any_hit=False)
 
 
 def sure_function(selector: Selector) -> Callable[[Any], bool] | None:
@@ -188,26 +197,7 @@ def sure_function(selector: Selector) -> Callable[[Any], bool] | None:
     sufficient = sufficient_values(selector.ast)
     if not sufficient:
         return None
-    checks = tuple((name, inside, strings, name in n.HEADERS) for name, inside, strings in sufficient)
-    tstring = fs.TString
-
-    def sure(rec: Any) -> bool:
-        for name, inside, strings, header in checks:
-            if header:
-                h = rec.headers
-                v = None if h is UNSET else getattr(h, name)
-            else:
-                p = rec.properties
-                v = None if p is UNSET else p.get(name)
-            if type(v) is not str:
-                if type(v) is not tstring:
-                    continue
-                v = v.value
-            if (v in strings) is inside:
-                return True
-        return False
-
-    return sure
+    return _string_rule(tuple((name, inside, strings, name in n.HEADERS) for name, inside, strings in sufficient), any_hit=True)
 
 
 # ----- one chunk of lines -------------------------------------------------------------------------
