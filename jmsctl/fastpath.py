@@ -263,7 +263,6 @@ class Engine:
         self.max_record_size = max_record_size
         self._fn = selector._fn  # evaluate() without the bound-method hop: called once per line
         groups = needles(selector.ast) if prefilter and not exact else ()
-        self._groups = groups
         self._skip = bool(groups) and not validate_all and not invert
         # Per line, a substring test costs about what building the view and evaluating saves, so
         # the prefilter is used only where it saves the decode: lines skipped unparsed.

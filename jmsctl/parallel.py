@@ -7,14 +7,14 @@ same ``fastpath.Engine`` as one process would, and puts each block's Batch (sele
 counts, rejections, number of lines) on its own queue of at most QUEUE_DEPTH batches. The
 parent takes block 0 from queue 0, block 1 from queue 1, ...: the batches come back in file
 order, and the parent adds up line numbers and counts exactly as the sequential path does.
+Memory is bounded by N x (QUEUE_DEPTH + 2) blocks, whatever the size of the file: a block that
+holds a line longer than the maximum record size (rejected) is read in pieces, that line counted
+through but never held, as the loader reads it.
 
 With ``direct`` (NDJSON output to a file descriptor), each worker writes its block's selected
 lines to that descriptor itself, in turn (a shared "next block to write" number), and sends only
 counts and rejections: the selected bytes are not copied through a pipe to the parent and written
 again (on a non-selective selector, most of the file).
-Memory is bounded by N x (QUEUE_DEPTH + 2) blocks, whatever the size of the file: a block that
-holds a line longer than the maximum record size (rejected) is read in pieces, that line counted
-through but never held, as the loader reads it.
 """
 
 from __future__ import annotations

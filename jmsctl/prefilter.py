@@ -139,44 +139,16 @@ def _required(node: n.Node) -> list[Group]:
     return []
 
 
-def required_values(ast: n.Node | None) -> tuple[tuple[str, frozenset[str]], ...]:
-    """(identifier, strings): the selector is TRUE only when each such identifier's value is a
-    String among its strings. From the conjuncts of the top-level AND chain: ``x = 'lit'`` (either
-    side) and ``x IN ('a', 'b')``; ``JMSDeliveryMode`` is left out (its String comes from a number
-    too). For the fast path, which tests a decoded value before building the selector's view."""
-    out: list[tuple[str, frozenset[str]]] = []
-    stack: list[n.Node] = [ast] if ast is not None else []
-    while stack:
-        node = stack.pop()
-        if isinstance(node, n.And):
-            stack += [node.right, node.left]
-        elif isinstance(node, n.Comparison) and node.op == "=":
-            for ident, lit in ((node.left, node.right), (node.right, node.left)):
-                name, text = _string_identifier(ident), _string_literal(lit)
-                if name is not None and text is not None:
-                    out.append((name, frozenset((text,))))
-                    break
-        elif isinstance(node, n.InList) and not node.negated:
-            name = _string_identifier(node.operand)
-            texts = [_string_literal(item) for item in node.items]
-            if name is not None and all(t is not None for t in texts):
-                out.append((name, frozenset(t for t in texts if t is not None)))
-    return tuple(out)
-
-
-def sufficient_values(ast: n.Node | None) -> tuple[tuple[str, bool, frozenset[str]], ...]:
-    """(identifier, inside, strings): the selector is TRUE when, for any one of them, the
-    identifier's value is a String that is (``inside``) or is not among the strings. From the
-    disjuncts of the top-level OR chain (a TRUE disjunct makes an OR TRUE): ``x = 'lit'`` and
-    ``x <> 'lit'`` (either side), ``x [NOT] IN ('a', 'b')``; ``JMSDeliveryMode`` is left out (its
-    String comes from a number too). The Jakarta reading only: under the IBM one, a comparison of
-    unlike types anywhere makes the whole selector FALSE. For the fast path, which tests a decoded
-    value before building the selector's view."""
+def _string_tests(ast: n.Node | None, chain: type[n.And] | type[n.Or]) -> list[tuple[str, bool, frozenset[str]]]:
+    """(identifier, inside, strings) for the links of the top-level ``chain`` that test a String
+    identifier against literals: ``x = 'lit'`` / ``x <> 'lit'`` (either side) and
+    ``x [NOT] IN ('a', 'b')``: TRUE exactly when the value is a String that is (``inside``) or is
+    not among the strings. ``JMSDeliveryMode`` is left out (its String comes from a number too)."""
     out: list[tuple[str, bool, frozenset[str]]] = []
     stack: list[n.Node] = [ast] if ast is not None else []
     while stack:
         node = stack.pop()
-        if isinstance(node, n.Or):
+        if isinstance(node, chain):
             stack += [node.right, node.left]
         elif isinstance(node, n.Comparison) and node.op in ("=", "<>"):
             for ident, lit in ((node.left, node.right), (node.right, node.left)):
@@ -189,7 +161,24 @@ def sufficient_values(ast: n.Node | None) -> tuple[tuple[str, bool, frozenset[st
             texts = [_string_literal(item) for item in node.items]
             if name is not None and all(t is not None for t in texts):
                 out.append((name, not node.negated, frozenset(t for t in texts if t is not None)))
-    return tuple(out)
+    return out
+
+
+def required_values(ast: n.Node | None) -> tuple[tuple[str, frozenset[str]], ...]:
+    """(identifier, strings): the selector is TRUE only when each such identifier's value is a
+    String among its strings. From the conjuncts of the top-level AND chain: ``x = 'lit'`` (either
+    side) and ``x IN ('a', 'b')``. For the fast path, which tests a decoded value before building
+    the selector's view."""
+    return tuple((name, strings) for name, inside, strings in _string_tests(ast, n.And) if inside)
+
+
+def sufficient_values(ast: n.Node | None) -> tuple[tuple[str, bool, frozenset[str]], ...]:
+    """(identifier, inside, strings): the selector is TRUE when, for any one of them, the
+    identifier's value is a String that is (``inside``) or is not among the strings. From the
+    disjuncts of the top-level OR chain (a TRUE disjunct makes an OR TRUE). The Jakarta reading
+    only: under the IBM one, a comparison of unlike types anywhere makes the whole selector FALSE.
+    For the fast path, which tests a decoded value before building the selector's view."""
+    return tuple(_string_tests(ast, n.Or))
 
 
 def like_runs(pattern: str, escape: str | None) -> list[str]:
