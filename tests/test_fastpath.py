@@ -22,14 +22,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from jmsctl import fastschema, parallel
 from jmsctl import selector as sel
 from jmsctl.cli.app import app
-from jmsctl.fastpath import Engine, sure_function
-from jmsctl.filter import Counts, select, select_file
+from jmsctl.filter import Counts, parallel, select, select_file
+from jmsctl.filter import schema as fastschema
+from jmsctl.filter.fast import Engine, sure_function
+from jmsctl.filter.plan import like_runs, needles, required_values, sufficient_values
 from jmsctl.messages.jsonkeys import has_duplicate_key
 from jmsctl.messages.loader import Record, is_blank, judge_line, read_records, record_too_large
-from jmsctl.prefilter import like_runs, needles, required_values, sufficient_values
 
 SAMPLES = Path(__file__).parent.parent / "samples"
 runner = CliRunner()

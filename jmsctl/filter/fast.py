@@ -3,13 +3,13 @@
 
 Per line, in order:
 
-1. **Prefilter** (``jmsctl.prefilter``), unless every line must be classified (``exact``:
+1. **Prefilter** (``jmsctl.filter.plan``), unless every line must be classified (``exact``:
    ``--stats``), validated (``validate_all``) or may be selected (``invert``): a line that provably
    cannot be selected is not parsed at all. The lines that may be selected are found by searching
    the whole chunk for the literals; the others are counted as records, ``skipped``. A broken
    record among them is not selected, as the plain path would not select it, but it is not found
    either: rejections are those of the lines parsed.
-2. **Validating decode** with msgspec (``jmsctl.fastschema``: the whole record, body by message
+2. **Validating decode** with msgspec (``jmsctl.filter.schema``: the whole record, body by message
    type, at least as strict as ``decode_message``), then a **proof that no key repeats** (the
    loader rejects repeated keys): the line's ``":`` against the members the decode kept, and the
    exact scan of ``jsonkeys`` only when that count does not prove it.
@@ -39,12 +39,12 @@ from typing import Any
 from msgspec import UNSET
 from msgspec.structs import astuple
 
-from jmsctl import fastschema as fs
+from jmsctl.filter import schema as fs
+from jmsctl.filter.plan import chunk_scanner, line_test, needles, required_values, sufficient_values
 from jmsctl.messages.decode import AmbiguousNumber, RecordError, decode_value
 from jmsctl.messages.jsonkeys import has_duplicate_key
 from jmsctl.messages.loader import is_blank, judge_line, record_too_large
 from jmsctl.messages.model import DELIVERY_MODES
-from jmsctl.prefilter import chunk_scanner, line_test, needles, required_values, sufficient_values
 from jmsctl.selector import Selector
 from jmsctl.selector import nodes as n
 from jmsctl.values import BOOLEAN, BYTE, INT, LONG, SHORT, STRING
