@@ -175,6 +175,7 @@ def select_file(
     """
     from jmsctl.filter import parallel
     from jmsctl.filter.fast import Engine, add_counts
+    from jmsctl.filter.plan import FilterPlan
 
     if counts is None:
         counts = Counts()
@@ -188,7 +189,7 @@ def select_file(
     name = "<stdin>" if path == "-" else path
     engine = Engine(
         selector, invert=invert, exact=exact, validate_all=validate_all, keep_lines=keep_lines, discard=discard, name=name, prefilter=prefilter,
-        max_record_size=max_record_size,
+        max_record_size=max_record_size, plan=FilterPlan.of(selector.ast, selector.dialect),
     )
     items: Any = reader.items(max_record_size=max_record_size)
     batches: Any = None
