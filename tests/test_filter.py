@@ -151,8 +151,8 @@ def test_rejected_record_is_reported_and_exits_2_after_finishing(tmp_path: Path)
     assert r.exit_code == 2
     assert r.stdout == MIXED[0] + "\n" + MIXED[5] + "\n"  # it went on to the end
     err = r.stderr.splitlines()
-    assert err[0] == f"{f}:4: properties.x: a JSON array is not a property value; use a bare value or {{\"type\": T, \"value\": V}}"
-    assert err[1].startswith(f"{f}:5: invalid JSON: ")
+    assert err[0] == f"jmsctl: error: {f}:4: properties.x: a JSON array is not a property value; use a bare value or {{\"type\": T, \"value\": V}}"
+    assert err[1].startswith(f"jmsctl: error: {f}:5: invalid JSON: ")
     assert stats_of(r.stderr)["rejected"] == 2
 
 

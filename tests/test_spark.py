@@ -339,7 +339,7 @@ def test_filter_reports_rejected_records_as_the_local_filter_and_writes_nothing(
     assert r.exit_code == 2
     lines = r.stderr.strip().splitlines()
     assert f"jmsctl: error: {inputs[1]}: no such file" in lines
-    assert [f"{loc}: {why}" for loc, why in rejected] == [line for line in lines if line.startswith(inputs[0])]
+    assert [f"jmsctl: error: {loc}: {why}" for loc, why in rejected] == [line for line in lines if line.startswith(f"jmsctl: error: {inputs[0]}:")]
     assert lines[-1] == stats(counts)
     assert not (tmp_path / "out").exists()
     r = run("filter", JAVADOC, inputs[0], "--output", str(tmp_path / "out"), "--skip-invalid")

@@ -122,15 +122,17 @@ class _LazyCommands(MutableMapping[str, Any]):
 class ErrorStyleGroup(TyperGroup):
     """A typer group whose click errors are written in jmsctl's one error style."""
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(  # type: ignore[override]
+        self, args: Any = None, prog_name: Any = None, complete_var: Any = None, standalone_mode: bool = True, **kwargs: Any
+    ) -> Any:
         """click's main, with usage errors (and every other click error) in jmsctl's one error style
         (``jmsctl: error: ...``, exit 2; see cli/errors.py) instead of typer's boxes."""
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **kwargs)
         from typer._click import exceptions as click_errors  # typer 0.28 carries its own click
 
         try:
-            status = super().main(*args, standalone_mode=False, **kwargs)
+            status = super().main(args, prog_name, complete_var, standalone_mode=False, **kwargs)
         except click_errors.NoArgsIsHelpError:  # the help was printed as the error was made
             sys.exit(2)
         except click_errors.ClickException as exc:
