@@ -23,6 +23,7 @@ from typing import IO, Any, Optional
 import typer
 
 from jmsctl import selector as sel
+from jmsctl._version import VERSION
 from jmsctl.cli.errors import fail, say, swapped_arguments
 from jmsctl.cli.options import Dialect, max_record_size
 from jmsctl.cli.render import Source, console, is_terminal, print_full
@@ -158,6 +159,7 @@ def filter_command(
         out.discard()  # no-op after a commit; removes the temp file on error or Ctrl-C
         selected.close()
     if stats:
+        sys.stderr.write(f"jmsctl {VERSION}\n")  # which engine counted, for a report pasted into a ticket
         sys.stderr.write(
             f"read {counts.read}, TRUE {counts.true}, FALSE {counts.false}, UNKNOWN {counts.unknown}, "
             f"rejected {counts.rejected}, selected {counts.selected}\n"
