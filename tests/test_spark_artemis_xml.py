@@ -5,8 +5,8 @@ body kind, a large message and broken messages. One SparkSession (``get_session`
 from __future__ import annotations
 
 import io
-import re
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from jmsctl.filter import record_json
 from jmsctl.messages.formats import artemis_xml, artemis_xml_writer
 from jmsctl.messages.model import BytesValue, Message
 from jmsctl.spark.ingest import layout_frame, plan_inputs
+from jmsctl.spark.schema import FALSE, REJECTED, TRUE, UNKNOWN
 from jmsctl.spark.session import get_session
 from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, INT, LONG, STRING, to_f32
 
@@ -30,6 +31,11 @@ from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, INT, LONG, STRING, to_f32
 @pytest.fixture(scope="session")
 def spark() -> Any:
     return get_session("local[2]")
+
+
+def read_local(path: Path) -> list[Any]:
+    with open(path, "rb") as f:
+        return list(artemis_xml.read(f, str(path)))
 
 
 def _messages() -> list[Message]:
@@ -63,7 +69,7 @@ def test_spark_reads_artemis_xml_as_the_local_reader(spark: Any, export: Path) -
     sources, errors = plan_inputs([str(export)])
     assert not errors and [s.kind for s in sources] == ["artemis-xml"]
     rows = layout_frame(spark, sources[0]).select("raw", "error").collect()
-    local = list(artemis_xml.read(open(export, "rb"), str(export)))
+    local = read_local(export)
     assert len(rows) == len(local) == 41
     spark_ok = [r["raw"] for r in rows if r["error"] is None]
     local_ok = [record_json(r) for r in local if r.error is None]
@@ -76,9 +82,8 @@ def test_spark_filter_verdicts_match_the_local_selector(spark: Any, export: Path
     compiled = sel.compile(selector)
     sources, _ = plan_inputs([str(export)])
     verdicts = [r["r"] for r in layout_frame(spark, sources[0], selector).select("r").collect()]
-    local = [r for r in artemis_xml.read(open(export, "rb"), str(export))]
+    local = read_local(export)
     expected = [3 if r.error else {True: 0, False: 1, None: 2}[compiled.evaluate(r.message.selector_values())] for r in local]
-    from jmsctl.spark.schema import FALSE, REJECTED, TRUE, UNKNOWN
     code = {0: TRUE, 1: FALSE, 2: UNKNOWN, 3: REJECTED}
     assert verdicts == [code[e] for e in expected] and verdicts.count(TRUE) > 0
 
