@@ -59,10 +59,10 @@ def test_gzip_found_by_magic_bytes_in_a_file_of_any_name(tmp_path: Path) -> None
     assert reader.format == "ndjson" and reader.compressed
 
 
-def test_gzip_on_stdin_and_the_detected_format_in_stats() -> None:
+def test_gzip_on_stdin() -> None:
     r = jmsctl("filter", "x = 2", "--stats", stdin=gzip.compress(NDJSON))
     assert r.returncode == 0 and r.stdout == b'{"properties":{"x":2}}\n'
-    assert r.stderr.decode().splitlines() == ["<stdin>: format ndjson (detected)", "read 2, TRUE 1, FALSE 1, UNKNOWN 0, rejected 0, selected 1"]
+    assert r.stderr.decode().splitlines() == ["read 2, TRUE 1, FALSE 1, UNKNOWN 0, rejected 0, selected 1"]
 
 
 def test_a_file_of_no_format_is_one_error_naming_the_formats_tried(tmp_path: Path) -> None:
@@ -94,7 +94,7 @@ def test_from_overrides_detection_and_an_unknown_name_is_a_usage_error(tmp_path:
     p = tmp_path / "a.data"
     p.write_bytes(NDJSON)
     r = jmsctl("filter", "x = 1", str(p), "--from", "json", "--stats")
-    assert r.returncode == 0 and f"{p}: format json (--from)" in r.stderr.decode()
+    assert r.returncode == 0 and r.stdout == b'{"properties":{"x":1}}\n'
     r = jmsctl("filter", "x = 1", str(p), "--from", "nope")
     assert r.returncode == 2 and b"unknown format 'nope'" in r.stderr
     for cmd in (["get", str(p), "x", "--as", "int"], ["show", str(p)], ["validate", str(p)], ["explain", "x = 1", "--message", str(p)]):

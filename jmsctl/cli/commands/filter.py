@@ -160,7 +160,9 @@ def filter_command(
         out.discard()  # no-op after a commit; removes the temp file on error or Ctrl-C
         selected.close()
     if stats:
-        for name, fmt, detected in formats_read:
+        # Which format each file was read as, once any is not jmsctl's own (the stats line of an
+        # NDJSON run stays as it always was: scripts read it as the last line).
+        for name, fmt, detected in formats_read if any(f not in ("ndjson", "json") for _, f, _ in formats_read) else ():
             sys.stderr.write(f"{name}: format {fmt} ({'detected' if detected else '--from'})\n")
         sys.stderr.write(
             f"read {counts.read}, TRUE {counts.true}, FALSE {counts.false}, UNKNOWN {counts.unknown}, "
@@ -245,8 +247,9 @@ def _all_selected(
             )
         except InputError as exc:
             on_error(exc)
-        if formats_read is not None and reader.format is not None:
-            formats_read.append(("<stdin>" if path == "-" else path, reader.format, source_format is None))
+        fmt = getattr(reader, "format", None)  # None: never started
+        if formats_read is not None and fmt is not None:
+            formats_read.append(("<stdin>" if path == "-" else path, fmt, source_format is None))
 
 
 # ----- output --------------------------------------------------------------------------------
