@@ -71,7 +71,7 @@ def test_a_file_of_no_format_is_one_error_naming_the_formats_tried(tmp_path: Pat
     r = jmsctl("filter", "x = 1", str(p))
     assert r.returncode == 2
     (line,) = r.stderr.decode().splitlines()
-    assert line.startswith(f"jmsctl filter: {p}: not a message dump in a format jmsctl knows (tried ndjson, json")
+    assert line.startswith(f"jmsctl: error: {p}: not a message dump in a format jmsctl knows (tried ndjson, json")
     assert "docs/FORMAT.md" in line and "--from" in line
     with pytest.raises(InputError, match="tried ndjson"):
         list(read_records(str(p)))
