@@ -16,12 +16,14 @@ in it is read; expat never fetches anything.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 from xml.parsers import expat
 
 from jmsctl.messages.decode import RecordError
+from jmsctl.messages.formats import Format, ReadOptions
 from jmsctl.messages.formats.artemis_core import CoreError, b64decode, decode_map_body, decode_text_body, is_text_body
 from jmsctl.messages.loader import Record, record_too_large
 from jmsctl.messages.model import Message
@@ -436,3 +438,16 @@ def _typed_body(raw: bytes, body_type: str, source: dict[str, Any]) -> Any:
     if raw:  # a plain message with a body, a stream body: kept as Artemis wrote them
         source["body"] = raw
     return None
+
+
+def _read(stream: IO[bytes], name: str, options: ReadOptions) -> Iterator[Record]:
+    return read(stream, name, options.max_record_size)
+
+
+def _write(messages: Iterable[Message], out: IO[bytes], lost: Counter[str] | None = None) -> None:
+    from jmsctl.messages.formats.artemis_xml_writer import write  # the writer builds on this module's names
+
+    write(messages, out, lost)
+
+
+FORMAT = Format(NAME, "Artemis XML export (artemis data exp, artemis consumer --data)", sniff, _read, _write, (".xml",))
