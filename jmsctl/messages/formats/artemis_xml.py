@@ -16,6 +16,7 @@ in it is read; expat never fetches anything.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -64,17 +65,16 @@ class RefusedXML(InputError):
     """A DOCTYPE (DTD, entity declarations, external entities): the whole file is refused."""
 
 
+_ROOT = re.compile(rb"<(?:!DOCTYPE\s+)?(?:activemq-journal|messages)[\s>/\[]")
+
+
 def sniff(head: bytes) -> float:
-    """``<activemq-journal`` or ``<messages`` first (after an XML declaration and comments): sure."""
+    """Markup whose root (or DOCTYPE, refused when read) is ``activemq-journal`` or ``messages``:
+    sure. Other XML is not claimed (a file of no format gets the registry's one error)."""
     start = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if not start.startswith(b"<"):
         return 0.0
-    for root in (b"<activemq-journal", b"<messages"):
-        if root in head[:4096]:
-            return 0.95
-    if start.startswith((b"<?xml", b"<!--", b"<!DOCTYPE")):
-        return 0.5  # some XML: read as Artemis XML, which says what is wrong with it
-    return 0.0
+    return 0.95 if _ROOT.search(head) else 0.0
 
 
 @dataclass
@@ -267,7 +267,7 @@ def read(stream: IO[bytes], name: str, max_record_size: int = 16 * 1024 * 1024) 
         seen += len(p.done)
         what = "the document ends before it is complete (truncated)" if _truncated(exc) else f"the XML is broken: {expat.errors.messages[exc.code]}"
         yield Record(f"{name}:{exc.lineno}", None, None, RecordError(
-            "", f"{what} at line {exc.lineno}, column {exc.offset + 1}; the {seen} complete messages before it were read, nothing after it"))
+            "", f"{what} (column {exc.offset + 1}); the {seen} complete messages before it were read, nothing after it"))
     if p.root is None and seen == 0:
         raise InputError(f"{name}: not Artemis XML: no root element")
 
