@@ -45,7 +45,7 @@ from jmsctl.messages.jsonkeys import has_duplicate_key
 from jmsctl.messages.loader import is_blank, judge_line, record_too_large
 from jmsctl.messages.model import DELIVERY_MODES
 from jmsctl.prefilter import chunk_scanner, line_test, needles, required_values, sufficient_values
-from jmsctl.selector import Selector
+from jmsctl.selector import Selector, dialects
 from jmsctl.selector import nodes as n
 from jmsctl.values import BOOLEAN, BYTE, INT, LONG, SHORT, STRING
 
@@ -262,7 +262,9 @@ class Engine:
         self.name = name
         self.max_record_size = max_record_size
         self._fn = selector._fn  # evaluate() without the bound-method hop: called once per line
-        groups = needles(selector.ast) if prefilter and not exact else ()
+        # A broker dialect reads the AST with other rules: no shortcut is proven for it, the plain evaluator decides.
+        shortcuts = not dialects.get(selector.dialect).is_broker
+        groups = needles(selector.ast) if prefilter and not exact and shortcuts else ()
         self._skip = bool(groups) and not validate_all and not invert
         # Per line, a substring test costs about what building the view and evaluating saves, so
         # the prefilter is used only where it saves the decode: lines skipped unparsed.
@@ -271,7 +273,7 @@ class Engine:
         self._view = view_function(identifiers(selector))
         # Without --stats and --invert, FALSE and UNKNOWN need not be told apart: a line whose
         # decoded values rule out TRUE is counted as skipped, its view never built.
-        self._possible = possible_function(selector) if not exact and not invert else None
+        self._possible = possible_function(selector) if not exact and not invert and shortcuts else None
         # A line whose decoded values make the selector TRUE for certain is TRUE without the view.
         self._sure = sure_function(selector)
 
