@@ -89,7 +89,7 @@ def _lines() -> list[bytes]:
 
 @pytest.mark.parametrize("name", ["jakarta", "ibm", "artemis", "activemq"])
 def test_fast_path_equals_plain_evaluator_per_dialect(name: str) -> None:
-    from jmsctl.fastpath import Engine
+    from jmsctl.filter.fast import Engine
 
     lines = _lines()
     for text in ("JMSType = 'car' OR s <> 'x'", "NOT a = 1", "JMSPriority BETWEEN 0 AND 9", "JMSDeliveryMode = 'PERSISTENT'",

@@ -30,7 +30,7 @@ import traceback
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from jmsctl.fastpath import Batch, Engine
+from jmsctl.filter.fast import Batch, Engine
 from jmsctl.messages.loader import line_chunks
 
 BLOCK_SIZE = 2 << 20
