@@ -56,6 +56,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "show": ("jmsctl.cli.commands.show", "show"),
     "validate": ("jmsctl.cli.commands.validate", "validate_command"),
     "spark": ("jmsctl.cli.commands.spark", "spark_app"),
+    "scan": ("jmsctl.cli.commands.scan", "scan"),
 }
 
 

@@ -49,7 +49,7 @@ def scan_bytes(path: str, data: bytes, extractor: Extractor | None = None,
         return None
     text = read_text(data)
     try:
-        found = extractor.extract(path, text)
+        found = sorted(extractor.extract(path, text), key=lambda f: (f.start, f.end))
     except NotScanned as exc:
         return FileResult(path, text, (), (exc.diagnostic,))
     return FileResult(path, text, tuple(verify(f, analyze_text) for f in found))
