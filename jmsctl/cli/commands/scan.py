@@ -9,6 +9,7 @@ from typing import Any, Optional
 import typer
 
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware, write_json
+from jmsctl.cli.errors import say
 from jmsctl.cli.render import Source, concise, console, diagnostic_json, github, print_full
 from jmsctl.diagnostics import Diagnostic, locate
 from jmsctl.scan import FileResult, scan_bytes
@@ -48,7 +49,7 @@ def scan(
         except WalkError as exc:
             failures.append(str(exc))
     for message in failures:
-        sys.stderr.write(f"jmsctl: error: {message}\n")
+        say(message)
     with closed_pipe_exits_quietly():
         status = _report(results, scanned, output_format, strict)
     raise typer.Exit(2 if failures else status)
@@ -65,7 +66,7 @@ def _scan_file(name: str, failures: list[str]) -> FileResult | None:
 
 
 def _items(results: list[FileResult]) -> list[tuple[FileResult, Diagnostic]]:
-    out = []
+    out: list[tuple[FileResult, Diagnostic]] = []
     for r in results:
         out.extend((r, d) for d in r.notes)
         for c in r.selectors:
