@@ -33,8 +33,9 @@ def scan(
     output_format: ScanFormat = typer.Option(ScanFormat.full, "--format", help="full (carets, hints), concise, json, github annotations or sarif (SARIF 2.1.0)."),  # noqa: B008
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors (exit 1)."),
 ) -> None:
-    """Find selectors in Java/Kotlin/Scala/Groovy, XML, properties, YAML and Python files and check
-    each one at its line and column. Exit 0 clean, 1 findings, 2 usage or I/O error."""
+    """Find selectors in source and config files and check each at its line and column. Exit 0 clean, 1 findings, 2 usage or I/O error.
+
+    Reads Java, Kotlin, Scala, Groovy, XML, .properties, YAML and Python files."""
     filters = Filters(tuple(include or ()), tuple(exclude or ()))
     results: list[FileResult] = []
     failures: list[str] = []
