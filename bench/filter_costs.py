@@ -35,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from jq_bench import SELECTORS, generate
 
-from jmsctl import fastschema
 from jmsctl import selector as sel
-from jmsctl.fastpath import Engine
+from jmsctl.filter import schema as fastschema
+from jmsctl.filter.fast import Engine
 from jmsctl.messages.loader import judge_line
 
 

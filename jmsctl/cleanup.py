@@ -34,7 +34,7 @@ _lock = threading.Lock()
 
 def register(what: str, action: Callable[[], object]) -> int:
     """Run ``action`` if the process is killed before ``unregister(token)``; ``what`` names it in
-    the message printed then (``out.ndjson not written``). Returns the token."""
+    the message printed then (``jmsctl: error: stopped by SIGTERM; out.ndjson not written``). Returns the token."""
     global _owner
     with _lock:
         if os.getpid() != _owner:  # a forked child starts with none of its parent's duties
@@ -121,7 +121,7 @@ def _handler(signum: int, frame: object) -> None:
             name = signal.Signals(signum).name
         except ValueError:
             name = f"signal {signum}"
-        text = f"{chr(10) if signum == signal.SIGINT else ''}jmsctl: {name}: stopped; {', '.join(names)} not written\n"
+        text = f"{chr(10) if signum == signal.SIGINT else ''}jmsctl: error: stopped by {name}; {', '.join(names)} not written\n"
         with contextlib.suppress(OSError):
             os.write(2, text.encode("utf-8", "backslashreplace"))
     os._exit(128 + signum)

@@ -22,14 +22,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from jmsctl import fastschema, parallel
 from jmsctl import selector as sel
 from jmsctl.cli.app import app
-from jmsctl.fastpath import Engine, sure_function
-from jmsctl.filter import Counts, select, select_file
+from jmsctl.filter import Counts, parallel, select, select_file
+from jmsctl.filter import schema as fastschema
+from jmsctl.filter.fast import Engine, sure_function
+from jmsctl.filter.plan import FilterPlan, like_runs, needles, required_values, sufficient_values
 from jmsctl.messages.jsonkeys import has_duplicate_key
 from jmsctl.messages.loader import Record, is_blank, judge_line, read_records, record_too_large
-from jmsctl.prefilter import like_runs, needles, required_values, sufficient_values
 
 SAMPLES = Path(__file__).parent.parent / "samples"
 runner = CliRunner()
@@ -600,8 +600,9 @@ def test_sufficient_values() -> None:
     assert sufficient("s = 'a' AND t = 'b'") == []  # one conjunct does not make an AND TRUE
     assert sufficient("NOT s = 'a'") == [] and sufficient("(s = 'a' OR t = 'b') AND u = 'c'") == []
     assert sufficient("JMSDeliveryMode <> 'PERSISTENT' OR JMSDeliveryMode IN ('NON_PERSISTENT')") == []
-    assert sure_function(sel.compile("s = 'a' OR w = 'x'", "ibm")) is None  # unlike types poison the whole under IBM
-    sure = sure_function(sel.compile("JMSType <> 'car' OR color IN ('blue', 'red')"))
+    ibm = sel.compile("s = 'a' OR w = 'x'", "ibm")
+    assert sure_function(FilterPlan.of(ibm.ast, ibm.dialect)) is None  # unlike types poison the whole under IBM
+    sure = sure_function(FilterPlan.of(sel.compile("JMSType <> 'car' OR color IN ('blue', 'red')").ast))
     assert sure is not None
     for raw, expected in [
         (b'{"headers":{"JMSType":"van"}}', True),
@@ -648,3 +649,19 @@ def test_lines_nested_deeper_than_msgspec_reads() -> None:
     lines += [b'{"properties":{"color":"blue","x":' + b'{"a":' * 1100 + b"1" + b"}" * 1100 + b"}}"]
     for text in SELECTORS[:3]:
         check_engine(text, lines)
+
+
+def test_the_plan_is_computed_once_and_read_by_every_path() -> None:
+    """One FilterPlan per selector: the Engine's, the one parallel workers inherit, Spark's."""
+    selector = sel.compile("JMSType = 'car' AND color IN ('blue', 'red') AND weight > 2500")
+    plan = FilterPlan.of(selector.ast, selector.dialect)
+    assert plan.identifiers == ("JMSType", "color", "weight")
+    assert [g.needles for g in plan.must_contain] == [(b"car",), (b"blue", b"red")]
+    assert plan.required == (("JMSType", frozenset({"car"})), ("color", frozenset({"blue", "red"})))
+    assert plan.sufficient == ()
+    assert plan == FilterPlan.of(selector.ast) and hash(plan) == hash(FilterPlan.of(selector.ast))  # frozen, a value
+    with pytest.raises(AttributeError):
+        plan.required = ()  # type: ignore[misc]
+    assert Engine(selector, exact=False).plan == plan
+    assert Engine(selector, exact=False, plan=plan).plan is plan
+    assert FilterPlan.of(None) == FilterPlan()

@@ -238,7 +238,7 @@ def test_read_only_directory_is_a_clear_error(tmp_path: Path) -> None:
             open_output(str(ro / "out.ndjson"))
         r = run("filter", CARS, str(SAMPLE), "-o", str(ro / "out.ndjson"))
         assert r.returncode == 2, r.stderr
-        assert r.stderr.startswith("jmsctl filter: cannot write ") and "Traceback" not in r.stderr
+        assert r.stderr.startswith("jmsctl: error: cannot write ") and "Traceback" not in r.stderr
         assert r.stdout == "" and listing(ro) == []
 
 

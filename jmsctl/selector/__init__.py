@@ -10,6 +10,7 @@ from jmsctl.diagnostics import Diagnostic, SelectorError
 from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.selector.checker import check, too_deep
 from jmsctl.selector.compiler import compile_selector
+from jmsctl.selector.hints import refine
 from jmsctl.selector.limits import gc_paused
 from jmsctl.selector.nodes import Node
 from jmsctl.selector.parser import parse
@@ -51,7 +52,7 @@ def analyze(text: str) -> Analysis:
         try:
             ast = parse(text)
         except SelectorError as exc:
-            return Analysis(text, None, (exc.diagnostic,))
+            return Analysis(text, None, (refine(text, exc.diagnostic),))
         except RecursionError:  # pragma: no cover - no stage recurses along the input; belt and braces
             from jmsctl.diagnostics import Span
 

@@ -32,8 +32,8 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from jmsctl import selector as sel
-from jmsctl.fastpath import Engine
 from jmsctl.filter import record_json
+from jmsctl.filter.fast import Engine
 from jmsctl.messages.decode import RecordError
 from jmsctl.messages.loader import (
     MAX_RECORD_SIZE,
@@ -229,7 +229,7 @@ def _compiled(text: str | None, dialect: str) -> sel.Selector | None:
 
 
 def _engine(text: str, dialect: str) -> Engine:
-    """The local fast NDJSON engine (jmsctl.fastpath): every line classified, selected lines kept."""
+    """The local fast NDJSON engine (jmsctl.filter.fast): every line classified, selected lines kept."""
     key = (text, dialect)
     if key not in _ENGINES:
         _ENGINES[key] = Engine(_compiled(text, dialect), exact=True, keep_lines=True)  # type: ignore[arg-type]
@@ -237,7 +237,7 @@ def _engine(text: str, dialect: str) -> Engine:
 
 
 def _verdict_batch(runs: list[Run], selector: str, dialect: str, limit: int) -> pa.RecordBatch:
-    """Runs -> VERDICTS rows, by the local fast engine (``jmsctl.fastpath``, ``jmsctl filter``'s)."""
+    """Runs -> VERDICTS rows, by the local fast engine (``jmsctl.filter.fast``, ``jmsctl filter``'s)."""
     engine = _engine(selector, dialect)
     rows: list[tuple[bytes | None, int, int, str | None, str | None]] = []
     false = unknown = 0

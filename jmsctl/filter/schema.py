@@ -1,4 +1,4 @@
-"""The validating msgspec schema of one NDJSON record, for the fast filter (``jmsctl.fastpath``).
+"""The validating msgspec schema of one NDJSON record, for the fast filter (``jmsctl.filter.fast``).
 
 ``decode(raw)`` reads a line into one of the record Structs below, which spell out FORMAT.md:
 unknown keys, header types and ranges, property values (bare, or typed with the range of their

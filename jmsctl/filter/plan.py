@@ -1,4 +1,5 @@
-"""Text prefilter: which NDJSON lines a selector provably cannot select, without parsing them.
+"""The filter plan of a selector (``FilterPlan``), computed once from its AST; above all the text
+prefilter: which NDJSON lines a selector provably cannot select, without parsing them.
 
 ``needles(ast)`` finds string literals that a selector's TRUE requires (in CNF: every group must
 be satisfied, a group by any one of its literals). A record is selected only when the selector is
@@ -66,11 +67,18 @@ def group_of(literals: tuple[str, ...]) -> Group | None:
 
 
 def needles(ast: n.Node | None) -> tuple[Group, ...]:
-    """The literal groups that the selector's TRUE requires (empty: no prefilter applies)."""
-    if ast is None:
-        return ()
-    groups = _required(ast)
-    return tuple(sorted(groups, key=lambda g: -g.strength)[:_MAX_GROUPS])
+    """The literal groups that the selector's TRUE requires (``FilterPlan.must_contain``)."""
+    return FilterPlan.of(ast).must_contain
+
+
+def required_values(ast: n.Node | None) -> tuple[tuple[str, frozenset[str]], ...]:
+    """``FilterPlan.required`` of the AST."""
+    return FilterPlan.of(ast).required
+
+
+def sufficient_values(ast: n.Node | None) -> tuple[tuple[str, bool, frozenset[str]], ...]:
+    """``FilterPlan.sufficient`` of the AST (the Jakarta reading)."""
+    return FilterPlan.of(ast).sufficient
 
 
 def _string_identifier(node: n.Node) -> str | None:
@@ -139,46 +147,77 @@ def _required(node: n.Node) -> list[Group]:
     return []
 
 
-def _string_tests(ast: n.Node | None, chain: type[n.And] | type[n.Or]) -> list[tuple[str, bool, frozenset[str]]]:
-    """(identifier, inside, strings) for the links of the top-level ``chain`` that test a String
-    identifier against literals: ``x = 'lit'`` / ``x <> 'lit'`` (either side) and
-    ``x [NOT] IN ('a', 'b')``: TRUE exactly when the value is a String that is (``inside``) or is
-    not among the strings. ``JMSDeliveryMode`` is left out (its String comes from a number too)."""
-    out: list[tuple[str, bool, frozenset[str]]] = []
-    stack: list[n.Node] = [ast] if ast is not None else []
+def _string_test(node: n.Node) -> tuple[str, bool, frozenset[str]] | None:
+    """(identifier, inside, strings) when ``node`` tests a String identifier against literals:
+    ``x = 'lit'`` / ``x <> 'lit'`` (either side) or ``x [NOT] IN ('a', 'b')``, TRUE exactly when
+    the value is a String that is (``inside``) or is not among the strings. ``JMSDeliveryMode``
+    is left out (its String comes from a number too)."""
+    if isinstance(node, n.Comparison) and node.op in ("=", "<>"):
+        for ident, lit in ((node.left, node.right), (node.right, node.left)):
+            name, text = _string_identifier(ident), _string_literal(lit)
+            if name is not None and text is not None:
+                return (name, node.op == "=", frozenset((text,)))
+    elif isinstance(node, n.InList):
+        name = _string_identifier(node.operand)
+        texts = [_string_literal(item) for item in node.items]
+        if name is not None and all(t is not None for t in texts):
+            return (name, not node.negated, frozenset(t for t in texts if t is not None))
+    return None
+
+
+def _links(ast: n.Node, chain: type[n.And] | type[n.Or]) -> list[n.Node]:
+    """The links of a top-level AND or OR chain, in order (one link: the node itself)."""
+    out: list[n.Node] = []
+    stack = [ast]
     while stack:
         node = stack.pop()
         if isinstance(node, chain):
             stack += [node.right, node.left]
-        elif isinstance(node, n.Comparison) and node.op in ("=", "<>"):
-            for ident, lit in ((node.left, node.right), (node.right, node.left)):
-                name, text = _string_identifier(ident), _string_literal(lit)
-                if name is not None and text is not None:
-                    out.append((name, node.op == "=", frozenset((text,))))
-                    break
-        elif isinstance(node, n.InList):
-            name = _string_identifier(node.operand)
-            texts = [_string_literal(item) for item in node.items]
-            if name is not None and all(t is not None for t in texts):
-                out.append((name, not node.negated, frozenset(t for t in texts if t is not None)))
+        else:
+            out.append(node)
     return out
 
 
-def required_values(ast: n.Node | None) -> tuple[tuple[str, frozenset[str]], ...]:
-    """(identifier, strings): the selector is TRUE only when each such identifier's value is a
-    String among its strings. From the conjuncts of the top-level AND chain: ``x = 'lit'`` (either
-    side) and ``x IN ('a', 'b')``. For the fast path, which tests a decoded value before building
-    the selector's view."""
-    return tuple((name, strings) for name, inside, strings in _string_tests(ast, n.And) if inside)
+@dataclass(frozen=True)
+class FilterPlan:
+    """What the filter paths need to know about one selector, computed once from its AST (``of``):
+    the fast path (``fast.Engine``), the parallel path (its workers inherit the Engine) and Spark's
+    raw-line path (``spark.ingest``, the same Engine) all read it.
 
+    - ``identifiers``: the names the selector reads (the only values a line's view holds, and the
+      only paths whose keys must be unambiguous for a line to be selected);
+    - ``must_contain``: the literal groups a line must contain, in some JSON spelling, to be
+      selected (strongest first, at most two: a line without them is skipped unparsed);
+    - ``required``: (identifier, strings): TRUE only when each such value is a String among them
+      (the conjuncts of the top-level AND), read from the decoded values before any view;
+    - ``sufficient``: (identifier, inside, strings): TRUE as soon as one such value is a String
+      that is (``inside``) or is not among them (the disjuncts of the top-level OR). Empty under
+      the IBM reading, where a comparison of unlike types anywhere makes the whole FALSE."""
 
-def sufficient_values(ast: n.Node | None) -> tuple[tuple[str, bool, frozenset[str]], ...]:
-    """(identifier, inside, strings): the selector is TRUE when, for any one of them, the
-    identifier's value is a String that is (``inside``) or is not among the strings. From the
-    disjuncts of the top-level OR chain (a TRUE disjunct makes an OR TRUE). The Jakarta reading
-    only: under the IBM one, a comparison of unlike types anywhere makes the whole selector FALSE.
-    For the fast path, which tests a decoded value before building the selector's view."""
-    return tuple(_string_tests(ast, n.Or))
+    identifiers: tuple[str, ...] = ()
+    must_contain: tuple[Group, ...] = ()
+    required: tuple[tuple[str, frozenset[str]], ...] = ()
+    sufficient: tuple[tuple[str, bool, frozenset[str]], ...] = ()
+
+    @classmethod
+    def of(cls, ast: n.Node | None, dialect: str = "jakarta") -> FilterPlan:
+        if ast is None:
+            return cls()
+        identifiers = tuple(dict.fromkeys(node.name for node in n.walk(ast) if isinstance(node, n.Identifier)))
+        if isinstance(ast, n.Or):
+            groups = _required(ast)
+            required: tuple[tuple[str, frozenset[str]], ...] = ()
+            sufficient = tuple(t for t in map(_string_test, _links(ast, n.Or)) if t is not None)
+        else:
+            links = _links(ast, n.And)
+            groups = [g for link in links for g in _required(link)]
+            tests = [t for t in map(_string_test, links) if t is not None]
+            required = tuple((name, strings) for name, inside, strings in tests if inside)
+            sufficient = tuple(tests) if len(links) == 1 else ()
+        if dialect != "jakarta":
+            sufficient = ()
+        must = tuple(sorted(groups, key=lambda g: -g.strength)[:_MAX_GROUPS])
+        return cls(identifiers, must, required, sufficient)
 
 
 def like_runs(pattern: str, escape: str | None) -> list[str]:
@@ -265,4 +304,4 @@ def chunk_scanner(groups: tuple[Group, ...]) -> Callable[[bytes], list[tuple[int
     return scan
 
 
-__all__ = ["Group", "chunk_scanner", "group_of", "like_runs", "line_test", "needles", "required_values", "sufficient_values"]
+__all__ = ["FilterPlan", "Group", "chunk_scanner", "group_of", "like_runs", "line_test", "needles", "required_values", "sufficient_values"]

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from jmsctl import cleanup
-from jmsctl.fastpath import Batch, Engine
+from jmsctl.filter.fast import Batch, Engine
 from jmsctl.messages.loader import line_chunks
 
 BLOCK_SIZE = 2 << 20

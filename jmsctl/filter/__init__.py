@@ -5,9 +5,9 @@ No printing and no command line here. Two paths give the same selections, counts
 - ``select`` (the plain path) is a generator over the records of
   ``jmsctl.messages.loader.read_records`` (NDJSON streams in constant memory): each record was
   decoded once by the loader, its selector view is built once and handed to the compiled selector.
-- ``select_file`` (the fast path, ``jmsctl.fastpath``) reads an NDJSON file in chunks of lines and
+- ``select_file`` (the fast path, ``jmsctl.filter.fast``) reads an NDJSON file in chunks of lines and
   decodes only what it must; with ``jobs`` > 1 a large regular file is cut into blocks processed
-  by worker processes (``jmsctl.parallel``), the output staying in input order. A file of another
+  by worker processes (``jmsctl.filter.parallel``), the output staying in input order. A file of another
   shape (JSON array, one object) goes through ``select``.
 
 ``record_json`` gives a record back as one compact JSON line: the NDJSON line exactly as read
@@ -30,7 +30,7 @@ from jmsctl.messages.loader import MAX_RECORD_SIZE, OversizedLine, Record, Recor
 from jmsctl.selector import Selector
 
 if TYPE_CHECKING:
-    from jmsctl.fastpath import Batch
+    from jmsctl.filter.fast import Batch
 
 
 @dataclass
@@ -173,8 +173,9 @@ def select_file(
     write the selected lines there themselves, and their Selections come empty.
     InputError propagates as from read_records.
     """
-    from jmsctl import parallel
-    from jmsctl.fastpath import Engine, add_counts
+    from jmsctl.filter import parallel
+    from jmsctl.filter.fast import Engine, add_counts
+    from jmsctl.filter.plan import FilterPlan
 
     if counts is None:
         counts = Counts()
@@ -188,7 +189,7 @@ def select_file(
     name = "<stdin>" if path == "-" else path
     engine = Engine(
         selector, invert=invert, exact=exact, validate_all=validate_all, keep_lines=keep_lines, discard=discard, name=name, prefilter=prefilter,
-        max_record_size=max_record_size,
+        max_record_size=max_record_size, plan=FilterPlan.of(selector.ast, selector.dialect),
     )
     items: Any = reader.items(max_record_size=max_record_size)
     batches: Any = None
@@ -226,7 +227,7 @@ def select_file(
 
 def _oversized(record: Record) -> Batch:
     """An NDJSON line the reader rejected for its size (``OversizedLine``), as a Batch of one line."""
-    from jmsctl.fastpath import Batch
+    from jmsctl.filter.fast import Batch
 
     assert record.error is not None
     return Batch(lines=1, read=1, rejected=1, errors=[(0, None, record.error.field, record.error.reason)])

@@ -3,13 +3,13 @@
 
 Per line, in order:
 
-1. **Prefilter** (``jmsctl.prefilter``), unless every line must be classified (``exact``:
+1. **Prefilter** (``FilterPlan.must_contain``, ``jmsctl.filter.plan``), unless every line must be classified (``exact``:
    ``--stats``), validated (``validate_all``) or may be selected (``invert``): a line that provably
    cannot be selected is not parsed at all. The lines that may be selected are found by searching
    the whole chunk for the literals; the others are counted as records, ``skipped``. A broken
    record among them is not selected, as the plain path would not select it, but it is not found
    either: rejections are those of the lines parsed.
-2. **Validating decode** with msgspec (``jmsctl.fastschema``: the whole record, body by message
+2. **Validating decode** with msgspec (``jmsctl.filter.schema``: the whole record, body by message
    type, at least as strict as ``decode_message``), then a **proof that no key repeats** (the
    loader rejects repeated keys): the line's ``":`` against the members the decode kept, and the
    exact scan of ``jsonkeys`` only when that count does not prove it.
@@ -39,12 +39,12 @@ from typing import Any
 from msgspec import UNSET
 from msgspec.structs import astuple
 
-from jmsctl import fastschema as fs
+from jmsctl.filter import schema as fs
+from jmsctl.filter.plan import FilterPlan, chunk_scanner, line_test
 from jmsctl.messages.decode import AmbiguousNumber, RecordError, decode_value
 from jmsctl.messages.jsonkeys import has_duplicate_key
 from jmsctl.messages.loader import is_blank, judge_line, record_too_large
 from jmsctl.messages.model import DELIVERY_MODES
-from jmsctl.prefilter import chunk_scanner, line_test, needles, required_values, sufficient_values
 from jmsctl.selector import Selector
 from jmsctl.selector import nodes as n
 from jmsctl.values import BOOLEAN, BYTE, INT, LONG, SHORT, STRING
@@ -85,12 +85,6 @@ _CONVERT: dict[type, Callable[[Any, str], Any]] = {
 def property_value(v: Any, where: str) -> Any:
     """A property value of the schema -> (JType, value), as decode.decode_value gives it."""
     return _CONVERT[type(v)](v, where)
-
-
-def identifiers(selector: Selector) -> tuple[str, ...]:
-    if selector.ast is None:
-        return ()
-    return tuple(dict.fromkeys(node.name for node in n.walk(selector.ast) if isinstance(node, n.Identifier)))
 
 
 # A header's selector type; JMSDeliveryMode reads 1 / 2 as its String names, by a table.
@@ -177,24 +171,22 @@ def _string_rule(checks: tuple[tuple[str, bool, frozenset[str], bool], ...], any
     return rule
 
 
-def possible_function(selector: Selector) -> Callable[[Any], bool] | None:
+def possible_function(plan: FilterPlan) -> Callable[[Any], bool] | None:
     """record -> False when the selector cannot be TRUE for it, read from the decoded values the
-    selector requires to be certain Strings (``prefilter.required_values``); None: no such value.
+    selector requires to be certain Strings (``plan.required``); None: no such value.
     Cheaper than the view and the evaluation, for the lines that cannot be selected."""
-    required = sorted(required_values(selector.ast), key=lambda r: r[0] in n.HEADERS)  # properties first
+    required = sorted(plan.required, key=lambda r: r[0] in n.HEADERS)  # properties first
     if not required:
         return None
     return _string_rule(tuple((name, True, allowed, name in n.HEADERS) for name, allowed in required), any_hit=False)
 
 
-def sure_function(selector: Selector) -> Callable[[Any], bool] | None:
+def sure_function(plan: FilterPlan) -> Callable[[Any], bool] | None:
     """record -> True when the selector is certainly TRUE for it, read from the decoded values
-    that suffice (``prefilter.sufficient_values``: one disjunct of the top-level OR, a String
-    compared with literals); None: no such value, or the IBM dialect. The exact result when it
-    says True, cheaper than the view and the evaluation (on ``region <> 'APAC' OR ...``, most lines)."""
-    if selector.dialect != "jakarta":
-        return None
-    sufficient = sufficient_values(selector.ast)
+    that suffice (``plan.sufficient``: one disjunct of the top-level OR, a String compared with
+    literals; none under the IBM reading); None: no such value. The exact result when it says
+    True, cheaper than the view and the evaluation (on ``region <> 'APAC' OR ...``, most lines)."""
+    sufficient = plan.sufficient
     if not sufficient:
         return None
     return _string_rule(tuple((name, inside, strings, name in n.HEADERS) for name, inside, strings in sufficient), any_hit=True)
@@ -253,8 +245,11 @@ class Engine:
         name: str = "<stdin>",
         prefilter: bool = True,
         max_record_size: int | None = None,
+        plan: FilterPlan | None = None,
     ) -> None:
         self.selector = selector
+        # Everything the engine knows about the selector beyond its compiled form, computed once.
+        self.plan = plan = FilterPlan.of(selector.ast, selector.dialect) if plan is None else plan
         self.invert = invert
         self.exact = exact
         self.keep_lines = keep_lines
@@ -262,18 +257,18 @@ class Engine:
         self.name = name
         self.max_record_size = max_record_size
         self._fn = selector._fn  # evaluate() without the bound-method hop: called once per line
-        groups = needles(selector.ast) if prefilter and not exact else ()
+        groups = plan.must_contain if prefilter and not exact else ()
         self._skip = bool(groups) and not validate_all and not invert
         # Per line, a substring test costs about what building the view and evaluating saves, so
         # the prefilter is used only where it saves the decode: lines skipped unparsed.
         self._test = line_test(groups) if self._skip else None
         self._scan = chunk_scanner(groups) if self._skip else None
-        self._view = view_function(identifiers(selector))
+        self._view = view_function(plan.identifiers)
         # Without --stats and --invert, FALSE and UNKNOWN need not be told apart: a line whose
         # decoded values rule out TRUE is counted as skipped, its view never built.
-        self._possible = possible_function(selector) if not exact and not invert else None
+        self._possible = possible_function(plan) if not exact and not invert else None
         # A line whose decoded values make the selector TRUE for certain is TRUE without the view.
-        self._sure = sure_function(selector)
+        self._sure = sure_function(plan)
 
     # The plain path for one line: exactly what read_records + select would do with it.
     def _plain(self, raw: bytes) -> tuple[Any, RecordError | None]:
@@ -569,4 +564,4 @@ def _count_records(chunk: bytes, lines: int) -> int:
     return sum(1 for p in parts if not is_blank(p))
 
 
-__all__ = ["Batch", "Engine", "identifiers", "possible_function", "property_value", "sure_function", "view_function"]
+__all__ = ["Batch", "Engine", "possible_function", "property_value", "sure_function", "view_function"]
