@@ -186,12 +186,13 @@ def run_filter(
     output_format: str = "ndjson",
     engine: str = "local",
     max_record_size: int = MAX_RECORD_SIZE,
+    source_format: str | None = None,
 ) -> Report:
     """Filter every input; write the selected records to ``output`` (uncommitted) unless None."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
     report = Report()
-    sources, report.input_errors = plan_inputs(paths)
+    sources, report.input_errors = plan_inputs(paths, source_format)
     if not sources:
         return report
     layout = output is not None and output_format == "parquet"
@@ -225,10 +226,11 @@ def _name_parts(spark: SparkSession, directory: str, old: str, new: str) -> None
             fs.rename(status.getPath(), jvm.org.apache.hadoop.fs.Path(hpath, name[: -len(old)] + new))
 
 
-def run_convert(spark: SparkSession, paths: list[str], output: Output, max_record_size: int = MAX_RECORD_SIZE) -> Report:
+def run_convert(spark: SparkSession, paths: list[str], output: Output, max_record_size: int = MAX_RECORD_SIZE,
+                source_format: str | None = None) -> Report:
     """Every record of the inputs, rejected ones included (with their error), as parquet."""
     report = Report()
-    sources, report.input_errors = plan_inputs(paths)
+    sources, report.input_errors = plan_inputs(paths, source_format)
     if not sources:
         return report
     frame = _union([layout_frame(spark, s, max_record_size=max_record_size).withColumn("src", F.lit(k)) for k, s in enumerate(sources)])
