@@ -17,12 +17,12 @@ from typing import Optional
 
 import typer
 
-from jmsctl.cli.commands.filter import _Failure, _Output
 from jmsctl.cli.errors import fail, say
 from jmsctl.cli.options import from_format, max_record_size
 from jmsctl.messages import formats
 from jmsctl.messages.loader import InputError, read_records
 from jmsctl.messages.model import Message
+from jmsctl.outputs import OutputError, open_output
 
 WRITABLE_HELP = "ndjson (default), json, fmtn-a (a -R), artemis-xml (artemis data imp)"
 
@@ -46,8 +46,8 @@ def convert(
     if fmt.write is None:
         fail(f"jmsctl does not write {fmt.name}; --to takes {', '.join(n for n, f in formats.registry().items() if f.write)}")
     try:
-        out = _Output(output)
-    except _Failure as exc:
+        out = open_output(output)
+    except OutputError as exc:
         fail(str(exc))
     counts = Counter[str]()
     lost: Counter[str] = Counter()
@@ -85,13 +85,19 @@ def convert(
     except BrokenPipeError:
         out.discard()
         raise typer.Exit(0) from None
+    except OSError as exc:  # the output's write failed (a full disk, /dev/full): the temp file is gone
+        out.discard()
+        fail(f"cannot write {output or '<stdout>'}: {exc.strerror or exc}")
     except BaseException:
         out.discard()
         raise
     if errors:
         out.discard()
     else:
-        out.commit()
+        try:
+            out.commit()
+        except OSError as exc:
+            fail(f"cannot write {output}: {exc.strerror or exc}")
     for what, n in sorted(lost.items()) if not errors else ():
         sys.stderr.write(f"jmsctl convert: not in {fmt.name} as it was: {what}: {n} message{'s' if n != 1 else ''}\n")
     if stats:
