@@ -12,10 +12,16 @@ from jmsctl.messages.loader import MAX_RECORD_SIZE
 
 
 class Dialect(str, Enum):
-    """``--dialect``: the standard, or IBM MQ's reading (SEMANTICS.md section 5)."""
+    """``--dialect``: the standard, IBM MQ's reading (SEMANTICS.md section 5) or a broker engine's
+    (docs/dialects.md); the names of ``jmsctl.selector.dialects``, kept equal by a test."""
 
     jakarta = "jakarta"
     ibm = "ibm"
+    artemis = "artemis"
+    activemq = "activemq"
+
+
+DIALECT_HELP = "jakarta (default), ibm, artemis or activemq: whose rules parse and evaluate the selector (docs/dialects.md)."
 
 
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}

@@ -32,6 +32,7 @@ from pyspark.sql import functions as F
 from jmsctl import selector as sel
 from jmsctl.filter import Counts
 from jmsctl.messages.loader import MAX_RECORD_SIZE
+from jmsctl.selector import dialects
 from jmsctl.spark.compiler import compile_column
 from jmsctl.spark.ingest import Source, layout_frame, native_verdict, plan_inputs, verdict_frame
 from jmsctl.spark.schema import FALSE, LAYOUT, REJECTED, TRUE, UNKNOWN
@@ -90,7 +91,10 @@ def _replaceable(path: str) -> bool:
 
 def _verdicts(spark: SparkSession, source: Source, index: int, selector: sel.Selector, engine: str, layout: bool, limit: int) -> DataFrame:
     """One source's rows with ``r``, ``n`` and ``src``: layout columns when ``layout``, else raw only."""
-    native = source.kind == "parquet" or (engine == "native" and source.kind == "ndjson")
+    broker = dialects.get(selector.dialect).is_broker  # no Column compiler: the local evaluator runs in Spark
+    if broker and source.kind == "parquet":
+        raise OutputError(f"--dialect {selector.dialect} reads NDJSON sources only in Spark (parquet columns need the Column compiler)")
+    native = not broker and (source.kind == "parquet" or (engine == "native" and source.kind == "ndjson"))
     if not layout and not native and source.kind == "ndjson":
         df = verdict_frame(spark, source, selector.text, selector.dialect, limit)
     elif native:

@@ -41,14 +41,14 @@ def explain(
     selector: str = typer.Argument(..., help="The selector to explain."),
     message: Optional[str] = typer.Option(None, "--message", "-m", help="FILE or FILE:N (record N, counting from 0): evaluate on that message."),  # noqa: UP045
     output_format: str = typer.Option("text", "--format", help="text or json."),
-    dialect: str = typer.Option("jakarta", "--dialect", help="jakarta (default) or ibm (SEMANTICS.md section 5)."),
+    dialect: str = typer.Option("jakarta", "--dialect", help="jakarta (default), ibm, artemis or activemq (docs/dialects.md)."),
     max_size: int = max_record_size(),
     source_format: Optional[str] = from_format(),  # noqa: UP045
     types_file: Optional[str] = property_types(),  # noqa: UP045
 ) -> None:
     """Explain a selector; exit 0 explained, 1 invalid selector, 2 usage or I/O error."""
     if output_format not in ("text", "json") or dialect not in DIALECTS:
-        fail("explain: --format is text or json; --dialect is " + " or ".join(DIALECTS))
+        fail("explain: --format is text or json; --dialect is " + ", ".join(DIALECTS))
     location = None
     msg = None
     if message is not None:

@@ -24,7 +24,7 @@ import typer
 
 from jmsctl import selector as sel
 from jmsctl.cli.errors import fail, say, swapped_arguments
-from jmsctl.cli.options import Dialect, from_format, load_types, max_record_size, property_types
+from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import Source, console, is_terminal, print_full
 from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.filter import Counts, Selection, default_jobs, record_json, select, select_file
@@ -69,7 +69,7 @@ def filter_command(
         None, "--output", "-o", metavar="FILE", help="Write to FILE atomically (temp file renamed at the end; not written on any error)."
     ),
     stats: bool = typer.Option(False, "--stats", help="Print read, TRUE, FALSE, UNKNOWN, rejected and selected counts on stderr."),
-    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help="jakarta (default) or ibm (SEMANTICS.md section 5)."),  # noqa: B008
+    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     skip_invalid: bool = typer.Option(False, "--skip-invalid", help="Count rejected records and go on silently instead of reporting them (exit 2)."),
     validate_all: bool = typer.Option(
         False, "--validate-all",

@@ -19,7 +19,7 @@ import typer
 
 from jmsctl import selector as sel
 from jmsctl.cli.errors import fail, say, swapped_arguments
-from jmsctl.cli.options import Dialect, from_format, max_record_size
+from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, max_record_size
 from jmsctl.cli.render import Source, console, print_full
 from jmsctl.exceptions import InvalidSelectorException
 
@@ -141,7 +141,7 @@ def spark_filter(
     master: Optional[str] = typer.Option(None, "--master", help="Spark master URL; default local[*], an embedded Spark."),  # noqa: UP045
     count: bool = typer.Option(False, "--count", "-c", help="Print the number of selected messages on stdout."),
     skip_invalid: bool = typer.Option(False, "--skip-invalid", help="Count rejected records silently instead of reporting them (exit 2)."),
-    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help="jakarta (default) or ibm (SEMANTICS.md section 5)."),  # noqa: B008
+    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     engine: Engine = typer.Option(Engine.local, "--engine", help="NDJSON input: local (the local evaluator inside the decoding step, faster) or native (the Spark Column)."),  # noqa: B008
     max_size: int = max_record_size(),
     source_format: Optional[str] = from_format(),  # noqa: UP045
@@ -201,7 +201,7 @@ def spark_convert(
 @spark_app.command("explain")
 def spark_explain(
     selector: str = typer.Argument(..., help="The selector."),
-    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help="jakarta (default) or ibm."),  # noqa: B008
+    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     master: Optional[str] = typer.Option(None, "--master", help="Spark master URL; default local[*]."),  # noqa: UP045
 ) -> None:
     """Print the selector's Spark Column and the physical plan of a filter with it."""
