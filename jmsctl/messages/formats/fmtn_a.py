@@ -35,15 +35,19 @@ HEADERS = ("JMSCorrelationID", "JMSMessageID", "JMSType", "JMSDeliveryMode", "JM
 BODY_TYPES = {"TextMessage": "text", "BytesMessage": "bytes", "ObjectMessage": "object", "": "message"}
 KEYS = frozenset((*HEADERS, *TYPED_MAPS, OBJECT_MAP, "body", "type"))
 
-_MARKERS = re.compile(rb'"(?:(?:string|int|long|float|double|bool|short|byte|object)Properties|JMSDeliveryMode)"\s*:')
-_TYPE_MARKER = re.compile(rb'"type"\s*:\s*"(?:TextMessage|BytesMessage|ObjectMessage)"')
+_MARKERS = re.compile(rb'"(?:string|int|long|float|double|bool|short|byte|object)Properties"\s*:|"type"\s*:\s*"(?:TextMessage|BytesMessage|ObjectMessage)"')
+_HEADER_KEY = re.compile(rb'"JMS(?:MessageID|DeliveryMode|Timestamp|CorrelationID)"\s*:')
+_OURS = re.compile(rb'"(?:headers|properties)"\s*:')
 
 
 def sniff(head: bytes) -> float:
-    """An array whose objects carry fmtn/a's own keys (typed property maps, headers at the top)."""
+    """An array whose objects carry fmtn/a's own keys (typed property maps, the body types' Java
+    names); less sure, JMS headers with no ``headers`` object around them (jmsctl's own arrays)."""
     if not first_line_start(head).startswith(b"["):
         return 0.0
-    return 0.95 if _MARKERS.search(head) or _TYPE_MARKER.search(head) else 0.0
+    if _MARKERS.search(head):
+        return 0.95
+    return 0.7 if _HEADER_KEY.search(head) and not _OURS.search(head) else 0.0
 
 
 def read(stream: IO[bytes], name: str, options: ReadOptions) -> Iterator[Record]:
