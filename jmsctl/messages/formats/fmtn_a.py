@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from jmsctl.messages.decode import AmbiguousNumber, RecordError, decode_value
-from jmsctl.messages.formats import FORMAT_DOC, Format, ReadOptions, first_line_start
+from jmsctl.messages.formats import FORMAT_DOC, Format, ReadOptions, first_line_start, fmtn_a_writer
 from jmsctl.messages.formats.jsonstream import NotAnArray, elements
 from jmsctl.messages.jsontext import JSONError, parse_json, parse_json_exact
 from jmsctl.messages.loader import Record, duplicate_key_error, record_too_large
@@ -184,4 +184,4 @@ def _base64(text: Any, where: str) -> bytes:
 
 _URL_SAFE = str.maketrans("-_", "+/")
 
-FORMAT = Format(NAME, "fmtn/a JSON dump (a -d): one array, typed property maps", sniff, read)
+FORMAT = Format(NAME, "fmtn/a JSON dump (a -d): one array, typed property maps", sniff, read, fmtn_a_writer.write)
