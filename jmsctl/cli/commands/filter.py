@@ -21,6 +21,7 @@ from typing import Any, Optional
 import typer
 
 from jmsctl import selector as sel
+from jmsctl._version import VERSION
 from jmsctl.cli.errors import fail, say, swapped_arguments
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import Source, console, is_terminal, print_full
@@ -168,6 +169,7 @@ def filter_command(
         out.discard()  # no-op after a commit; removes the temp file on error or Ctrl-C
         selected.close()
     if stats:
+        sys.stderr.write(f"jmsctl {VERSION}\n")  # which engine counted, for a report pasted into a ticket
         # Which format each file was read as, once any is not jmsctl's own (the stats line of an
         # NDJSON run stays as it always was: scripts read it as the last line).
         for name, fmt, detected in formats_read if any(f not in ("ndjson", "json") for _, f, _ in formats_read) else ():
