@@ -19,6 +19,7 @@ from rich.console import Console
 
 from jmsctl import selector as sel
 from jmsctl.cli.errors import fail
+from jmsctl.cli.options import DIALECT_HELP, Dialect
 from jmsctl.cli.render import Format, Source, concise, console, diagnostic_json, github, print_full
 from jmsctl.messages.loader import InputError, opened
 
@@ -60,6 +61,7 @@ def check(
     file: Optional[list[str]] = typer.Option(None, "--file", "-f", help="A file of selectors, one per line ('#' comments, blank lines skipped)."),  # noqa: UP045, B008
     output_format: Format = typer.Option(Format.full, "--format", help="full (carets, hints), concise, json or github annotations."),  # noqa: B008
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors (exit 1)."),
+    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
 ) -> None:
     """Validate selectors. Exit 0 all valid, 1 any invalid, 2 usage or I/O error."""
     sources: list[Source] = []
@@ -80,17 +82,17 @@ def check(
         names = [p if p != "-" else "<stdin>" for p in [*(a for a in args if a == "-"), *(file or [])]]
         fail(f"{', '.join(dict.fromkeys(names))}: no selectors to check (empty input)")
     with closed_pipe_exits_quietly():
-        status = _report(sources, output_format, strict)
+        status = _report(sources, output_format, strict, dialect.value)
     raise typer.Exit(status)
 
 
-def _report(sources: list[Source], fmt: Format, strict: bool) -> int:
+def _report(sources: list[Source], fmt: Format, strict: bool, dialect: str = "jakarta") -> int:
     """Write the diagnostics; the text formats stream them, selector by selector (``| head`` sees them at once)."""
     con = pipe_aware(console())
     json_results: list[dict[str, Any]] = []
     invalid = warnings = 0
     for src in sources:
-        analysis = sel.analyze(src.text)
+        analysis = sel.analyze(src.text, dialect)
         bad = bool(analysis.errors) or (strict and bool(analysis.warnings))
         invalid += bad
         warnings += len(analysis.warnings)
