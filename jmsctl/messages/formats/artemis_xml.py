@@ -15,6 +15,7 @@ in it is read; expat never fetches anything.
 
 from __future__ import annotations
 
+import base64
 import math
 import re
 from collections import Counter
@@ -333,7 +334,7 @@ def _properties(msg: Pending, headers: dict[str, Any]) -> tuple[dict[str, TypedV
                 data = b64decode(text)
             except CoreError as exc:
                 raise RecordError(f"properties.{raw_name}", f"the bytes value {exc}") from None
-            source.setdefault("bytes_properties", {})[name] = data
+            source.setdefault("bytes_properties", {})[name] = base64.b64encode(data).decode("ascii")  # source stays JSON
             continue
         value = (STRING, text) if jt is STRING else _value(text, jt, f"properties.{raw_name}")
         if name in HEADER_PROPERTIES and jt is STRING:
@@ -448,7 +449,7 @@ def _typed_body(raw: bytes, body_type: str, source: dict[str, Any]) -> Any:
     if body_type in ("bytes", "object"):
         return raw
     if raw:  # a plain message with a body, a stream body: kept as Artemis wrote them
-        source["body"] = raw
+        source["body_base64"] = base64.b64encode(raw).decode("ascii")  # source stays JSON
     return None
 
 
