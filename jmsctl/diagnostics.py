@@ -10,6 +10,7 @@ from typing import NamedTuple
 class Severity(str, Enum):
     ERROR = "error"
     WARNING = "warning"
+    INFO = "info"  # a note that is neither: 'jmsctl scan' says which selectors it could not check
 
 
 class Span(NamedTuple):

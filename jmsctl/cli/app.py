@@ -41,6 +41,8 @@ from typing import Any  # noqa: E402
 import typer  # noqa: E402
 from typer.core import TyperGroup  # noqa: E402
 
+from jmsctl._version import VERSION  # noqa: E402
+
 _end_starting(_starting)
 
 # Each command's module, in the order of ``jmsctl --help``. A module is imported when its command runs
@@ -55,6 +57,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "table": ("jmsctl.cli.commands.table", "table"),
     "show": ("jmsctl.cli.commands.show", "show"),
     "validate": ("jmsctl.cli.commands.validate", "validate_command"),
+    "convert": ("jmsctl.cli.commands.convert", "convert"),
+    "scan": ("jmsctl.cli.commands.scan", "scan"),
     "spark": ("jmsctl.cli.commands.spark", "spark_app"),
 }
 
@@ -119,7 +123,29 @@ class _LazyCommands(MutableMapping[str, Any]):
         return name in self._names
 
 
-class _Group(TyperGroup):
+class ErrorStyleGroup(TyperGroup):
+    """A typer group whose click errors are written in jmsctl's one error style."""
+
+    def main(  # type: ignore[override]
+        self, args: Any = None, prog_name: Any = None, complete_var: Any = None, standalone_mode: bool = True, **kwargs: Any
+    ) -> Any:
+        """click's main, with usage errors (and every other click error) in jmsctl's one error style
+        (``jmsctl: error: ...``, exit 2; see cli/errors.py) instead of typer's boxes."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **kwargs)
+        from typer._click import exceptions as click_errors  # typer 0.28 carries its own click
+
+        try:
+            status = super().main(args, prog_name, complete_var, standalone_mode=False, **kwargs)
+        except click_errors.NoArgsIsHelpError:  # the help was printed as the error was made
+            sys.exit(2)
+        except click_errors.ClickException as exc:
+            _click_error(exc)
+            sys.exit(2)
+        sys.exit(status if isinstance(status, int) else 0)
+
+
+class _Group(ErrorStyleGroup):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         commands = _LazyCommands()
@@ -130,15 +156,41 @@ class _Group(TyperGroup):
         return list(self.commands)
 
 
+def _click_error(exc: Any) -> None:
+    """``jmsctl: error: CMD: message``, then the command's usage line and where its help is."""
+    from jmsctl.cli.errors import say
+
+    ctx = getattr(exc, "ctx", None)
+    path = ctx.command_path[len(ctx.find_root().command_path) :].strip() if ctx is not None else ""
+    say(f"{path + ': ' if path else ''}{exc.format_message()}")
+    if ctx is not None:
+        sys.stderr.write(f"{ctx.get_usage()}\nTry '{ctx.command_path} --help' for help.\n")
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        sys.stdout.write(f"jmsctl {VERSION}\n")
+        raise typer.Exit(0)
+
+
+def root_options(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_show_version, help="Print jmsctl's version and exit."),
+) -> None:
+    # The root command's own options (no docstring: the app's help is its description).
+    pass
+
+
+HELP = f"Jakarta Messaging (JMS) selectors and message dumps (jmsctl {VERSION})."
+
 app = typer.Typer(
     name="jmsctl",
-    help="Jakarta Messaging (JMS) selectors and message dumps: check, explain, test.",
+    help=HELP,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     cls=_Group,
 )
-app.callback()(_no_options)
+app.callback()(root_options)
 
 
 def main() -> None:

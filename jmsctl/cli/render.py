@@ -68,9 +68,11 @@ def _gh_escape(text: str, prop: bool = False) -> str:
     return text.replace(":", "%3A").replace(",", "%2C") if prop else text
 
 
-def github(src: Source, diag: Diagnostic) -> str:
+def github(src: Source, diag: Diagnostic, as_error: bool = False) -> str:
+    """A workflow command; ``as_error``: a warning as ``::error`` too (it fails the run, with --strict)."""
     line, col, end_line, end_col = position(src, diag)
-    level = "error" if diag.is_error else "warning"
+    severity = diag.severity.value
+    level = "error" if diag.is_error or (as_error and severity == "warning") else "notice" if severity == "info" else "warning"
     props = [f"title={_gh_escape(diag.code, True)}"]
     message = diag.message if not diag.hint else f"{diag.message} (hint: {diag.hint})"
     if src.is_file:
@@ -114,7 +116,7 @@ def full(src: Source, diag: Diagnostic) -> Text:
 
     line, col, _, _ = position(src, diag)
     pos = locate(src.text, diag.span.start)
-    colour = "red" if diag.is_error else "yellow"
+    colour = "red" if diag.is_error else "cyan" if diag.severity.value == "info" else "yellow"
     out = Text()
     out.append(f"{diag.severity.value}[{diag.code}]", style=f"bold {colour}")
     out.append(f": {diag.message}\n", style="bold")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from jmsctl.diagnostics import Diagnostic, Span, error, warning
 from jmsctl.selector import nodes as n
+from jmsctl.selector.headers import BROKER_HEADERS, broker_header_note
 from jmsctl.selector.limits import MAX_DEPTH, MAX_DIAGNOSTICS, clip
 from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, INT, LONG, STRING, JType, format_plain, promote
 
@@ -287,13 +288,23 @@ def _check_escapes(pattern: n.Node, escape: str, out: list[Diagnostic]) -> None:
             i += 1
 
 
+# Identifiers are case-sensitive (javadoc): 'JMSCorrelationId' or 'jmsType' names no header and selects nothing.
+CANONICAL: dict[str, str] = {name.lower(): name for name in (*n.HEADERS, *n.JMSX_TYPES)}
+
+
 def _check_identifier(node: n.Identifier, out: list[Diagnostic]) -> None:
     kind = node.kind
+    meant = CANONICAL.get(node.name.lower()) if len(node.name) < 20 else None
+    if meant is not None and meant != node.name:
+        _wrong_case(node, meant, out)
+        return
     if kind is n.IdentifierKind.INVALID:
         why = NOT_SELECTABLE.get(node.name, "names starting with JMS are reserved")
+        hint = "JMSX... and JMS_... names are properties; other JMS names are not selectable"
+        if node.name in BROKER_HEADERS:  # selector/headers.py: ActiveMQ Classic evaluates them anyway
+            hint = broker_header_note(node.name) + "; --dialect activemq reads it as ActiveMQ does"
         out.append(error("E113", f"{clip(node.name)} cannot be used in a selector: {why}", node.span,
-                         expected=(f"one of the six selectable headers: {SIX}",),
-                         hint="JMSX... and JMS_... names are properties; other JMS names are not selectable"))
+                         expected=(f"one of the six selectable headers: {SIX}",), hint=hint))
     elif kind is n.IdentifierKind.JMSX and node.name not in n.JMSX_TYPES:
         out.append(warning("W004", f"{clip(node.name)} is not a JMSX property defined by the specification", node.span,
                            hint="defined: " + ", ".join(n.JMSX_TYPES)))
@@ -364,3 +375,17 @@ def _warn_header_type(operand: n.Node, where: str, out: list[Diagnostic]) -> Non
     if ht is not None and ht is not STRING:
         out.append(warning("W006", f"{clip(operand.name)} is a {ht.java_name}: {where} on it is always UNKNOWN", operand.span,  # type: ignore[union-attr]
                            hint=f"{where} applies to Strings only"))
+
+
+def _wrong_case(node: n.Identifier, meant: str, out: list[Diagnostic]) -> None:
+    what = "header" if meant in HEADER_TYPES else "JMSX property"
+    hint = f"names are case-sensitive: write {meant}"
+    if node.kind is n.IdentifierKind.INVALID:  # 'JMSCorrelationId': a reserved JMS name, not selectable at all
+        out.append(error("E113", f"{node.name} cannot be used in a selector: did you mean the {what} {meant}?", node.span,
+                         expected=(meant,), hint=hint))
+    elif node.kind is n.IdentifierKind.JMSX:  # 'JMSXGroupId': a JMSX name the specification does not define
+        out.append(warning("W004", f"{node.name} is not a JMSX property defined by the specification: did you mean {meant}?",
+                           node.span, hint=hint))
+    else:  # 'jmsType': an application property that no provider sets
+        out.append(warning("W014", f"{node.name} is not the {what} {meant} (names are case-sensitive): did you mean {meant}?",
+                           node.span, hint=f"write {meant}; as written it is an application property that no provider sets"))

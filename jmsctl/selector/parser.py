@@ -353,6 +353,12 @@ def _unexpected(text: str, exc: UnexpectedToken) -> Diagnostic:
     if tok.type == "NULL":
         return error("E015", "NULL can only be tested with IS NULL or IS NOT NULL", span, expected=expected,
                      hint="write 'x IS NULL'; a comparison with NULL would always be unknown")
+    if prev is not None and prev.type == "NOT" and tok.type in _COMPARISON and _after_operand(text, prev):
+        return _not_comparison(text, prev, tok)
+    if prev is not None and prev.type == "IS" and tok.type in ("TRUE", "FALSE"):
+        return _is_boolean(text, prev, tok, span)
+    if prev is not None and prev.type == "NOT" and tok.type in ("TRUE", "FALSE") and _before_is(text, prev):
+        return _is_boolean(text, prev, tok, span, negated=True)
     if prev is not None and prev.type == "NOT" and tok.type in _COMPARISON | _PREDICATE | {"STAR", "SLASH"}:
         pspan = Span(prev.start_pos or 0, prev.end_pos or 0)
         return error("E014", "NOT is a reserved word and cannot be used as an identifier", pspan,
@@ -374,3 +380,51 @@ def _unexpected(text: str, exc: UnexpectedToken) -> Diagnostic:
     if tok.type in ("IDENT", "NUMBER", "STRING", "LPAR") and "AND" in exc.expected:
         hint = "join conditions with AND or OR"
     return error("E002", f"unexpected {_token_text(tok)}", span, expected=expected, hint=hint)
+
+
+_OPERAND_END = {"IDENT", "NUMBER", "STRING", "RPAR", "TRUE", "FALSE"}
+
+
+def _token_before(text: str, tok: Token) -> Token | None:
+    """The token that ends before ``tok`` (the prefix lexed again: only on this error path)."""
+    last = None
+    try:
+        for t in lexer.tokens(text[: tok.start_pos or 0]):
+            last = t
+    except SelectorError:  # pragma: no cover - the prefix lexed once already
+        return None
+    return last
+
+
+def _after_operand(text: str, not_tok: Token) -> bool:
+    before = _token_before(text, not_tok)
+    return before is not None and before.type in _OPERAND_END
+
+
+def _before_is(text: str, not_tok: Token) -> bool:
+    before = _token_before(text, not_tok)
+    return before is not None and before.type == "IS"
+
+
+def _not_comparison(text: str, not_tok: Token, op: Token) -> Diagnostic:
+    """``Country NOT= 'UK'``: NOT after an operand only negates BETWEEN, IN, LIKE (and IS NOT NULL)."""
+    start, end = not_tok.start_pos or 0, op.end_pos or 0
+    if op.type == "EQ":
+        fixed = text[:start].rstrip() + " <> " + text[end:].lstrip()
+        hint = f"not-equal is '<>': {clip(fixed)}"
+    else:
+        hint = f"negate the comparison with parentheses: NOT (a {op} b), or use the opposite operator"
+    return error("E016", f"NOT cannot come before '{op}': after an operand NOT must be followed by BETWEEN, IN, LIKE (or IS NOT NULL)",
+                 Span(start, end), expected=("BETWEEN", "IN", "LIKE"), hint=hint)
+
+
+def _is_boolean(text: str, first: Token, tok: Token, span: Span, negated: bool = False) -> Diagnostic:
+    """``Fragile IS TRUE``: IS tests NULL only; a boolean is compared with '='."""
+    is_start = first.start_pos or 0
+    if negated:
+        before = _token_before(text, first)
+        is_start = (before.start_pos or 0) if before is not None else is_start
+    operator = "<>" if negated else "="
+    fixed = text[:is_start].rstrip() + f" {operator} " + text[tok.start_pos or 0 :]
+    return error("E002", f"IS takes only NULL or NOT NULL, not {str(tok).upper()}", span, expected=("NULL", "NOT NULL"),
+                 hint=f"compare a boolean with '{operator}': {clip(fixed)}")

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
+from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
 from jmsctl.spark import arith as A
 from jmsctl.spark import javaops as J
@@ -75,6 +76,8 @@ def compile_column(
     or run as a stack machine; properties looked up per reference or once): the tests force each."""
     if node is None:
         return J.lit(True)
+    if dialects.get(dialect).is_broker:
+        raise ValueError(f"the {dialect} dialect has no Spark column compiler: its selectors run on the local evaluator in Spark")
     compiler = _Compiler(ibm=dialect == "ibm", inline_ops=inline_ops)
     references = [x.name for x in n.walk(node) if isinstance(x, n.Identifier) and x.name not in SELECTOR_HEADERS]
     if len(references) <= shared_lookups:
@@ -196,7 +199,12 @@ class _Compiler:
             return Cond(J.lit(bool(node.value[1])))
         if isinstance(node, n.Identifier):
             v = self.ident(node.name)  # a boolean identifier as a condition: x = TRUE
-            return Cond(F.when(~v.is_null(), F.coalesce(v.b, J.lit(False)) if v.b is not None else J.lit(False)))
+            cond = F.when(~v.is_null(), F.coalesce(v.b, J.lit(False)) if v.b is not None else J.lit(False))
+            if not self.ibm:
+                return Cond(cond)
+            # IBM (SEMANTICS.md section 5): a non-boolean value makes the whole selector FALSE
+            not_boolean = ~v.is_null() & v.b.isNull() if v.b is not None else ~v.is_null()
+            return Cond(cond, not_boolean)
         raise TypeError(f"not a condition: {node!r}")
 
     def _junction(self, node: n.And | n.Or) -> Cond:

@@ -48,7 +48,7 @@ from jmsctl.messages.loader import (
     record_too_large,
 )
 from jmsctl.messages.model import Message
-from jmsctl.spark import ranges
+from jmsctl.spark import ranges, xml_ingest
 from jmsctl.spark.schema import (
     ARROW_VERDICTS,
     FALSE,
@@ -68,24 +68,28 @@ PARQUET_MAGIC = b"PAR1"
 @dataclass(frozen=True)
 class Source:
     """One input file: ``label`` is how locations name it (the path as given), ``kind`` is
-    ``ndjson`` (Spark reads it), ``parquet`` or ``driver`` (JSON array, single object, stdin)."""
+    ``ndjson`` (Spark reads it), ``parquet``, ``artemis-xml`` (Spark's XML reader, xml_ingest.py)
+    or ``driver`` (JSON array, single object, stdin, other dump formats)."""
 
     label: str
     path: str
     kind: str
+    fmt: str | None = None  # --from: the dump format (read on the driver unless ndjson)
 
 
 def _is_uri(path: str) -> bool:
     return "://" in path and not path.startswith("file://")
 
 
-def plan_inputs(paths: Iterable[str]) -> tuple[list[Source], list[str]]:
-    """The sources to read, in order, and the inputs that cannot be read (reported, skipped)."""
+def plan_inputs(paths: Iterable[str], fmt: str | None = None) -> tuple[list[Source], list[str]]:
+    """The sources to read, in order, and the inputs that cannot be read (reported, skipped).
+    ``fmt`` (--from) names the dump format instead of detecting it; every format other than
+    jmsctl's NDJSON is read on the driver by its local reader."""
     sources: list[Source] = []
     errors: list[str] = []
     for path in paths:
         if path == "-":
-            sources.append(Source("<stdin>", "-", "driver"))
+            sources.append(Source("<stdin>", "-", "driver", fmt))
         elif _is_uri(path):
             kind = "parquet" if path.rstrip("/").endswith(".parquet") or path.endswith("/") else "ndjson"
             sources.append(Source(path, path, kind))
@@ -95,9 +99,9 @@ def plan_inputs(paths: Iterable[str]) -> tuple[list[Source], list[str]]:
             if not files and not os.path.exists(os.path.join(_local(path), "_SUCCESS")):  # an empty Spark output is no error
                 errors.append(f"{path}: a directory without data files")
             for file in files:
-                _classify(file, sources, errors)
+                _classify(file, sources, errors, fmt)
         else:
-            _classify(path, sources, errors)
+            _classify(path, sources, errors, fmt)
     return sources, errors
 
 
@@ -107,29 +111,35 @@ def _local(path: str) -> str:
     return path[len("file://"):] if path.startswith("file://") else path
 
 
-def _classify(path: str, sources: list[Source], errors: list[str]) -> None:
+def _classify(path: str, sources: list[Source], errors: list[str], fmt: str | None = None) -> None:
     local = _local(path)
     try:
         with opened(local) as stream:
             magic = stream.read(4)
-        if magic == PARQUET_MAGIC:
+        if magic == PARQUET_MAGIC and fmt is None:
             sources.append(Source(path, path, "parquet"))
-        elif _line_oriented(local):
+        elif fmt in (None, "artemis-xml") and magic.lstrip().startswith(b"<"):  # Artemis XML: Spark's XML reader when it can (xml_ingest.py)
+            readable = xml_ingest.spark_readable(local) is not None
+            sources.append(Source(path, path, "artemis-xml") if readable else Source(path, local, "driver", fmt))
+        elif _line_oriented(local, fmt):
             sources.append(Source(path, path, "ndjson"))
         else:
-            sources.append(Source(path, local, "driver"))
+            sources.append(Source(path, local, "driver", fmt))
     except InputError as exc:  # the loader's words: no such file, is a directory, not a gzip file, ...
         errors.append(str(exc))
 
 
-def _line_oriented(path: str) -> bool:
-    """NDJSON, as the local loader decides (a JSON array or one pretty-printed object is read
-    whole, on the driver): its reader gives chunks of lines for NDJSON and records otherwise."""
-    reader = read_records(path)
+def _line_oriented(path: str, fmt: str | None = None) -> bool:
+    """NDJSON, as the local loader decides (a JSON array, one pretty-printed object or another
+    dump format is read on the driver): its reader gives chunks of lines for NDJSON and records
+    otherwise. Gzip without a ``.gz`` name is read on the driver too (Spark goes by the name)."""
+    reader = read_records(path, fmt=fmt)
     try:
         first = next(reader.items(), None)
     finally:
         reader.close()
+    if reader.compressed and not path.endswith(".gz"):
+        return False
     return first is None or isinstance(first, (bytes, OversizedLine))
 
 
@@ -327,6 +337,9 @@ def layout_frame(
         if missing:
             raise InputError(f"{source.label}: not a jmsctl parquet dump (no column {missing[0]})")
         return df.select(*[F.col(f.name).cast(f.dataType).alias(f.name) for f in LAYOUT])
+    if source.kind == "artemis-xml":
+        bindings = xml_ingest.spark_readable(_local(source.path)) or {}
+        return xml_ingest.xml_frame(spark, source.label, source.path, bindings, selector, dialect)
     if source.kind == "driver":
         return _driver_frame(spark, source, selector, dialect, max_record_size)
     rows, by_range = _lines(spark, source)
@@ -339,7 +352,7 @@ def _driver_frame(spark: SparkSession, source: Source, selector: str | None, dia
     compiled = _compiled(selector, dialect)
     builder = LayoutBuilder()
     rs: list[int] = []
-    for record in read_records(source.path, max_record_size):
+    for record in read_records(source.path, max_record_size, source.fmt):
         if record.message is None:
             assert record.error is not None
             builder.add_rejected(record.raw, record.location, str(record.error))

@@ -7,28 +7,30 @@ the atomic ``--output`` file and error reporting.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import io
 import os
 import re
 import signal
 import sys
-import tempfile
 from collections.abc import Callable, Generator, Iterable, Iterator
 from enum import Enum
 from pathlib import Path
-from typing import IO, Any, Optional
+from typing import Any, Optional
 
 import typer
 
 from jmsctl import selector as sel
-from jmsctl.cli.options import Dialect, max_record_size
+from jmsctl._version import VERSION
+from jmsctl.cli.errors import fail, say, swapped_arguments
+from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import Source, console, is_terminal, print_full
 from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.filter import Counts, Selection, default_jobs, record_json, select, select_file
 from jmsctl.messages.loader import InputError, Record, judge_line, read_records
 from jmsctl.messages.model import DELIVERY_MODES, HEADER_NAMES, Message
+from jmsctl.messages.rejections import Rejections
+from jmsctl.outputs import Output, OutputError, open_output
 from jmsctl.values import format_value
 
 PROG = "jmsctl filter"
@@ -66,10 +68,10 @@ def filter_command(
         OutputFormat.ndjson, "--format", help="ndjson (lines as read), json (one array), pretty (readable blocks) or ids (JMSMessageID, else location)."
     ),
     output: Optional[str] = typer.Option(  # noqa: UP045
-        None, "--output", "-o", metavar="FILE", help="Write to FILE atomically (temp file renamed at the end; not written on any error)."
+        None, "--output", "-o", metavar="FILE", help="Write to FILE all or nothing (a temp file renamed at the end; not written on any error or signal). A device, FIFO or socket is written directly."
     ),
     stats: bool = typer.Option(False, "--stats", help="Print read, TRUE, FALSE, UNKNOWN, rejected and selected counts on stderr."),
-    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help="jakarta (default) or ibm (SEMANTICS.md section 5)."),  # noqa: B008
+    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     skip_invalid: bool = typer.Option(False, "--skip-invalid", help="Count rejected records and go on silently instead of reporting them (exit 2)."),
     validate_all: bool = typer.Option(
         False, "--validate-all",
@@ -84,6 +86,8 @@ def filter_command(
         Engine.fast, "--engine", hidden=True, help="fast (default), whole (every decoded record validated whole), noprefilter (whole, no text prefilter) or plain (the loader's decode): for tests and benchmarks."
     ),
     max_size: int = max_record_size(),
+    source_format: Optional[str] = from_format(),  # noqa: UP045
+    types_file: Optional[str] = property_types(),  # noqa: UP045
 ) -> None:
     """Write the messages a selector selects. Exit 0 some selected, 1 none, 2 any error."""
     try:
@@ -94,26 +98,33 @@ def filter_command(
     try:
         compiled = sel.compile(source.text, dialect.value)
     except InvalidSelectorException as exc:
+        swapped = swapped_arguments(source.text, (args or [])[1:]) if selector_file is None else None
+        if swapped:
+            fail(swapped)
         print_full(console(stderr=True), source, exc.diagnostics)
         raise typer.Exit(2) from None
     try:
-        out = _Output(output)
+        out = _open(output)
     except _Failure as exc:
         _error(str(exc))
         raise typer.Exit(2) from None
 
     counts = Counts()
     errors = 0
+    formats_read: list[tuple[str, str, bool]] = []  # (file, format, detected) for --stats
 
     def input_error(exc: InputError) -> None:
         nonlocal errors
         errors += 1
         _error(str(exc))
 
+    # Capped per file; a file that is no dump given up on.
+    rejections = Rejections(None if skip_invalid else say, lambda: counts.true + counts.false + counts.unknown)
+
     def rejected(record: Record) -> None:
         nonlocal errors
-        errors += 1
-        sys.stderr.write(f"{record.location}: {record.error}\n")
+        errors += 0 if skip_invalid else 1
+        rejections(record)
 
     selected = _all_selected(
         paths,
@@ -122,7 +133,8 @@ def filter_command(
         counts,
         invert=invert,
         max_count=max_count,
-        on_rejected=None if skip_invalid else rejected,
+        on_rejected=rejected,
+        rejections=rejections,
         exact=stats,
         validate_all=validate_all,
         direct=out.descriptor if output_format is OutputFormat.ndjson and not count else None,
@@ -131,6 +143,9 @@ def filter_command(
         jobs=jobs,
         engine=engine,
         max_record_size=max_size,
+        source_format=source_format,
+        types=load_types(types_file),
+        formats_read=formats_read,
     )
     try:
         if count:
@@ -139,7 +154,7 @@ def filter_command(
             out.stream.write(b"%d\n" % counts.selected)
         else:
             _WRITERS[output_format](selected, out.write)
-        if errors and out.path is not None:
+        if errors and not out.direct:
             _error(f"{out.path} not written because of the errors above")
         else:
             out.commit()
@@ -155,6 +170,11 @@ def filter_command(
         out.discard()  # no-op after a commit; removes the temp file on error or Ctrl-C
         selected.close()
     if stats:
+        sys.stderr.write(f"jmsctl {VERSION}\n")  # which engine counted, for a report pasted into a ticket
+        # Which format each file was read as, once any is not jmsctl's own (the stats line of an
+        # NDJSON run stays as it always was: scripts read it as the last line).
+        for name, fmt, detected in formats_read if any(f not in ("ndjson", "json") for _, f, _ in formats_read) else ():
+            sys.stderr.write(f"{name}: format {fmt} ({'detected' if detected else '--from'})\n")
         sys.stderr.write(
             f"read {counts.read}, TRUE {counts.true}, FALSE {counts.false}, UNKNOWN {counts.unknown}, "
             f"rejected {counts.rejected}, selected {counts.selected}\n"
@@ -176,7 +196,7 @@ def _stdout_to_devnull() -> None:
 
 
 def _error(text: str) -> None:
-    sys.stderr.write(f"{PROG}: {text}\n")
+    say(text)
 
 
 def _selector_and_paths(args: list[str], selector_file: str | None) -> tuple[Source, list[str]]:
@@ -215,15 +235,21 @@ def _all_selected(
     jobs: int | None,
     engine: Engine,
     max_record_size: int,
+    source_format: str | None = None,
+    types: Any = None,
+    formats_read: list[tuple[str, str, bool]] | None = None,
+    rejections: Rejections | None = None,
     **options: Any,
 ) -> Generator[Item, None, None]:
     """What every file in turn selects; a file that cannot be read is reported and skipped."""
     for path in paths:
         if max_count is not None and counts.selected >= max_count:
             return
+        if rejections is not None:
+            rejections.start("<stdin>" if path == "-" else path)
         n = jobs if jobs is not None else default_jobs(path)
+        reader = read_records(path, max_record_size, source_format, types)
         try:
-            reader = read_records(path, max_record_size)
             if engine is Engine.plain:
                 yield from select(
                     compiled, reader, counts, invert=options["invert"], max_count=max_count, on_rejected=options["on_rejected"]
@@ -234,7 +260,14 @@ def _all_selected(
                 max_record_size=max_record_size, partial=engine is Engine.fast, **options,
             )
         except InputError as exc:
+            if rejections is not None:
+                rejections.abandon()
             on_error(exc)
+        if rejections is not None:
+            rejections.finish()
+        fmt = getattr(reader, "format", None)  # None: never started
+        if formats_read is not None and fmt is not None:
+            formats_read.append(("<stdin>" if path == "-" else path, fmt, source_format is None))
 
 
 # ----- output --------------------------------------------------------------------------------
@@ -242,72 +275,22 @@ def _all_selected(
 Write = Callable[[bytes], object]
 
 
-
-class _Output:
-    """Buffered binary stdout, or FILE written through a temp file in the same directory that
-    replaces FILE only on ``commit``: FILE is never seen half written, and stays as it was on error."""
-
-    def __init__(self, path: str | None) -> None:
-        self.path = None if path in (None, "-") else path
-        self._tmp: str | None = None
-        if self.path is None:
-            self.stream: IO[bytes] = sys.stdout.buffer
-            self.write: Write = self.stream.write
-            if is_terminal(sys.stdout):  # a person watching (stdin may be a live feed): no block buffering
-                self.write = self._write_flush
-            return
-        if os.path.isdir(self.path):
-            raise _Failure(f"{self.path}: is a directory")
-        directory = os.path.dirname(os.path.abspath(self.path))
-        try:
-            fd, self._tmp = tempfile.mkstemp(prefix=f".{os.path.basename(self.path)}.", suffix=".tmp", dir=directory)
-        except OSError as exc:
-            raise _Failure(f"cannot write {self.path}: {exc.strerror or exc}") from None
-        self.stream = os.fdopen(fd, "wb", buffering=1 << 16)
-        self.write = self.stream.write
-
-    def _write_flush(self, data: bytes) -> None:
-        self.stream.write(data)
-        if data.endswith(b"\n"):
-            self.stream.flush()
-
-    def descriptor(self) -> int | None:
-        """The output flushed, for other processes to write to its descriptor (None: no real file)."""
-        try:
-            self.stream.flush()
-            return self.stream.fileno()
-        except (OSError, ValueError, io.UnsupportedOperation):
-            return None
-
-    def commit(self) -> None:
-        self.stream.flush()
-        if self._tmp is None or self.path is None:
-            return
-        os.fsync(self.stream.fileno())
-        self.stream.close()
-        os.chmod(self._tmp, _new_file_mode(self.path))
-        os.replace(self._tmp, self.path)
-        self._tmp = None
-
-    def discard(self) -> None:
-        if self._tmp is None:
-            return
-        tmp, self._tmp = self._tmp, None
-        with contextlib.suppress(OSError):
-            self.stream.close()
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-
-
-def _new_file_mode(path: str) -> int:
-    """The mode of the file being replaced, else what open() would give (0666 less the umask)."""
+def _open(path: str | None) -> Output:
+    """stdout, or FILE written all or nothing (``jmsctl.outputs``); ``_Failure`` if it cannot be."""
     try:
-        return os.stat(path).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        out = open_output(path)
+    except OutputError as exc:
+        raise _Failure(str(exc)) from None
+    if out.path is None and is_terminal(sys.stdout):  # a person watching (stdin may be a live feed): no block buffering
+        stream = out.stream
 
+        def write_flush(data: bytes) -> None:
+            stream.write(data)
+            if data.endswith(b"\n"):
+                stream.flush()
+
+        out.write = write_flush  # type: ignore[method-assign]
+    return out
 
 
 def _write_ndjson(items: Iterable[Item], write: Write) -> None:

@@ -14,7 +14,7 @@ import signal
 import sys
 from collections.abc import Iterator
 from enum import Enum
-from typing import Optional
+from typing import Any, Optional
 
 import orjson
 import typer
@@ -24,7 +24,8 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from jmsctl.cli.options import max_record_size
+from jmsctl.cli.errors import fail, say
+from jmsctl.cli.options import from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import console
 from jmsctl.messages.encode import message_json
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, Record, read_records
@@ -45,21 +46,23 @@ def show(
     ),
     message_id: Optional[str] = typer.Option(None, "--id", metavar="ID", help="Only the message(s) whose JMSMessageID is ID."),  # noqa: UP045
     output_format: ShowFormat = typer.Option(  # noqa: B008
-        ShowFormat.pretty, "--format", help="pretty (for a person) or json (one typed FORMAT.md object a line, with location)."
+        ShowFormat.pretty, "--format", help="pretty (for a person) or json (one typed FORMAT.md object a line: valid input again)."
     ),
     max_size: int = max_record_size(),
+    source_format: Optional[str] = from_format(),  # noqa: UP045
+    types_file: Optional[str] = property_types(),  # noqa: UP045
 ) -> None:
     """Pretty-print messages. Exit 0 shown, 1 no record selected by --index/--id, 2 rejected record or unreadable file."""
     err = console(stderr=True)
     if index is not None and message_id is not None:
-        err.print(f"{PROG}: --index and --id cannot be used together", markup=False)
-        raise typer.Exit(2)
+        fail("show: --index and --id cannot be used together")
     out = _JsonOut() if output_format is ShowFormat.json else _PrettyOut(console())
     failed = selected = skipped = 0
     first_skipped = ""
+    types = load_types(types_file)
     for path in files:
         try:
-            for record in _selected(path, index, max_size):
+            for record in _selected(path, index, max_size, source_format, types):
                 if message_id is not None:
                     if record.message is None:
                         skipped += 1
@@ -74,7 +77,7 @@ def show(
                 if record.message is not None:
                     out.message(record)
         except InputError as exc:
-            err.print(f"{PROG}: {exc}", markup=False)
+            say(str(exc))
             failed += 1
         except BrokenPipeError:
             _closed_pipe()
@@ -82,26 +85,26 @@ def show(
     raise typer.Exit(2 if failed else 0 if selected or (index is None and message_id is None) else 1)
 
 
-def _selected(path: str, index: int | None, max_size: int = MAX_RECORD_SIZE) -> Iterator[Record]:
+def _selected(path: str, index: int | None, max_size: int = MAX_RECORD_SIZE, fmt: str | None = None, types: Any = None) -> Iterator[Record]:
     """Every record of the file, or only record ``index``; a short file is reported to stderr."""
     count = 0
-    for count, record in enumerate(read_records(path, max_size), 1):
+    for count, record in enumerate(read_records(path, max_size, fmt, types), 1):
         if index is None or count - 1 == index:
             yield record
             if index is not None:
                 return
     if index is not None:
         name = "<stdin>" if path == "-" else path
-        console(stderr=True).print(f"{PROG}: {name}: has no record [{index}] ({count} in all)", markup=False)
+        say(f"{name}: has no record [{index}] ({count} in all)")
 
 
 def _report_unselected(err: Console, files: list[str], message_id: str | None, selected: int, skipped: int, first: str) -> None:
     if message_id is None:
         return
     if skipped:
-        err.print(f"{PROG}: {skipped} rejected record(s) could not be searched for --id, the first at {first}", markup=False)
+        say(f"{first}: {skipped} rejected record(s) could not be searched for --id, the first here")
     if not selected:
-        err.print(f"{PROG}: no message with JMSMessageID {json.dumps(message_id, ensure_ascii=False)} in {', '.join(files)}", markup=False)
+        say(f"{', '.join(files)}: no message with JMSMessageID {json.dumps(message_id, ensure_ascii=False)}")
 
 
 def _closed_pipe() -> None:
@@ -123,7 +126,8 @@ class _JsonOut:
 
     def message(self, record: Record) -> None:
         assert record.message is not None
-        doc = message_json(record.message, record.location, typed=True)
+        # No "location": FORMAT.md allows no other top-level key, and this output must be valid input.
+        doc = message_json(record.message, typed=True)
         try:
             line = orjson.dumps(doc).decode()
         except orjson.JSONEncodeError:  # a lone surrogate (read by the standard library path): escape it
@@ -133,7 +137,7 @@ class _JsonOut:
     def rejected(self, record: Record, err: Console) -> None:
         if record.error is not None:
             where = f"{record.error.field}: " if record.error.field else ""
-            err.print(visible(f"{PROG}: {record.location}: rejected: {where}{record.error.reason}"), markup=False, soft_wrap=True)
+            say(visible(f"{record.location}: rejected: {where}{record.error.reason}"))
 
 
 class _PrettyOut:
@@ -217,6 +221,12 @@ def render_message(view: MessageView, plain: bool) -> list[RenderableType]:
         out.append(table)
     out.append(_section("Body", view.body.summary))
     out.extend(_body(view.body, plain))
+    if view.source:  # what the dump knew beyond JMS: never seen by selectors
+        out.append(_section("Source", "(not visible to selectors)"))
+        grid = _grid()
+        for row in view.source:
+            grid.add_row(Text(row.name, style="cyan"), Text(row.value))
+        out.append(grid)
     return out
 
 
