@@ -19,6 +19,7 @@ from rich.console import Console
 
 from jmsctl import selector as sel
 from jmsctl.cli.errors import fail
+from jmsctl.cli.options import DIALECT_HELP, Dialect
 from jmsctl.cli.render import Format, Source, concise, console, diagnostic_json, github, print_full
 from jmsctl.messages.loader import InputError, opened
 
@@ -60,6 +61,7 @@ def check(
     file: Optional[list[str]] = typer.Option(None, "--file", "-f", help="A file of selectors, one per line ('#' comments, blank lines skipped)."),  # noqa: UP045, B008
     output_format: Format = typer.Option(Format.full, "--format", help="full (carets, hints), concise, json or github annotations."),  # noqa: B008
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors (exit 1)."),
+    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
 ) -> None:
     """Validate selectors. Exit 0 all valid, 1 any invalid, 2 usage or I/O error."""
     sources: list[Source] = []
@@ -76,19 +78,21 @@ def check(
         fail(str(exc))
     if not args and not file:
         fail("check: give selectors as arguments, -f FILE, or '-' for stdin")
+    if not sources:  # an empty file or stdin: nothing was checked, which is not "all valid" (grep -f /dev/null: 2)
+        names = [p if p != "-" else "<stdin>" for p in [*(a for a in args if a == "-"), *(file or [])]]
+        fail(f"{', '.join(dict.fromkeys(names))}: no selectors to check (empty input)")
     with closed_pipe_exits_quietly():
-        status = _report(sources, output_format, strict)
+        status = _report(sources, output_format, strict, dialect.value)
     raise typer.Exit(status)
 
 
-def _report(sources: list[Source], fmt: Format, strict: bool) -> int:
+def _report(sources: list[Source], fmt: Format, strict: bool, dialect: str = "jakarta") -> int:
     """Write the diagnostics; the text formats stream them, selector by selector (``| head`` sees them at once)."""
     con = pipe_aware(console())
     json_results: list[dict[str, Any]] = []
     invalid = warnings = 0
-    render = concise if fmt is Format.concise else github
     for src in sources:
-        analysis = sel.analyze(src.text)
+        analysis = sel.analyze(src.text, dialect)
         bad = bool(analysis.errors) or (strict and bool(analysis.warnings))
         invalid += bad
         warnings += len(analysis.warnings)
@@ -97,18 +101,28 @@ def _report(sources: list[Source], fmt: Format, strict: bool) -> int:
                                  "diagnostics": [diagnostic_json(src, d) for d in analysis.diagnostics]})
         elif fmt is Format.full:
             print_full(con, src, analysis.diagnostics)
+        elif fmt is Format.github:
+            for d in analysis.diagnostics:
+                sys.stdout.write(github(src, d, as_error=strict) + "\n")  # --strict: a warning fails the run, so it is an error
         else:
             for d in analysis.diagnostics:
-                sys.stdout.write(render(src, d) + "\n")
+                sys.stdout.write(concise(src, d) + "\n")
     checked = len(sources)
     if fmt is Format.json:
         summary = {"checked": checked, "valid": checked - invalid, "invalid": invalid, "warnings": warnings}
         write_json({"selectors": json_results, "summary": summary})
     elif fmt is Format.full:
-        noun = "selector" if checked == 1 else "selectors"
-        con.print(f"{checked} {noun} checked: {checked - invalid} valid, {invalid} invalid, {warnings} warning{'s' if warnings != 1 else ''}",
-                  markup=False, style="bold red" if invalid else "bold green")
+        con.print(summary_line(checked, invalid, warnings), markup=False, style="bold red" if invalid else "bold green")
+    elif fmt is Format.github:
+        # A notice in the log (and the annotations list): the run's outcome in one line, as full's last line.
+        level = "error" if invalid else "notice"
+        sys.stdout.write(f"::{level} title=jmsctl check::{summary_line(checked, invalid, warnings)}\n")
     return 1 if invalid else 0
+
+
+def summary_line(checked: int, invalid: int, warnings: int) -> str:
+    noun = "selector" if checked == 1 else "selectors"
+    return f"{checked} {noun} checked: {checked - invalid} valid, {invalid} invalid, {warnings} warning{'s' if warnings != 1 else ''}"
 
 
 # ----- shared by check, explain and test ----------------------------------------------------
