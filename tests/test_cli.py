@@ -13,7 +13,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from jmsctl.cli.app import COMMANDS, app
+from jmsctl.cli.app import COMMANDS, ErrorStyleGroup, app
 from tests.ptyrun import run_in_pty as _in_pty
 
 runner = CliRunner()
@@ -177,11 +177,13 @@ def test_test_command_reports_failures(tmp_path: Path) -> None:
         '{"id": "code", "selector": "x != 1", "message": {}, "expect": "error", "code": "E007"}\n'
     )
     r = run("test", str(f))
-    assert r.exit_code == 1
-    assert "FAIL wrong" in r.output and "expected: match" in r.output and "actual:   nomatch" in r.output
-    assert "invalid JSON" in r.output
-    assert "expected error code E007" in r.output
-    assert r.output.strip().splitlines()[-1] == "1 passed, 3 failed"
+    assert r.exit_code == 2  # the line that is not JSON is bad input: it wins over the failures
+    assert "FAIL wrong" in r.stdout and "expected: match" in r.stdout and "actual:   nomatch" in r.stdout
+    assert r.stderr.startswith(f"jmsctl: error: {f}:3: invalid test case: invalid JSON: ") and r.stderr.count("\n") == 1
+    assert "expected error code E007" in r.stdout
+    assert r.stdout.strip().splitlines()[-1] == "1 passed, 2 failed, 1 invalid"
+    f.write_text("\n".join(f.read_text().splitlines()[:2]) + "\n")
+    assert run("test", str(f)).exit_code == 1  # failures alone: 1
 
 
 def test_test_command_missing_file_exit_2() -> None:
@@ -215,8 +217,9 @@ def test_module_entry_point_runs() -> None:
 
 def _eager_app() -> typer.Typer:
     """The app as it was written before its commands were loaded lazily: every one registered with typer."""
-    eager = typer.Typer(name="jmsctl", help=app.info.help, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
-    for name, (module, attr) in COMMANDS.items():
+    eager = typer.Typer(name="jmsctl", help=app.info.help, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                        cls=ErrorStyleGroup)
+    for name, (module, attr, *_) in COMMANDS.items():
         target = getattr(importlib.import_module(module), attr)
         if isinstance(target, typer.Typer):
             eager.add_typer(target, name=name)

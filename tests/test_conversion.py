@@ -357,18 +357,18 @@ def test_get_reads_stdin() -> None:
 def test_get_index_out_of_range_exits_2(dump: str) -> None:
     r = runner.invoke(app, ["get", dump, "x", "--as", "int", "--index", "2"])
     assert r.exit_code == 2 and r.stdout == ""
-    assert r.stderr == f"jmsctl get: {dump}: no message at index 2 (the file has 2 messages)\n"
+    assert r.stderr == f"jmsctl: error: {dump}: no message at index 2 (the file has 2 messages)\n"
 
 
 def test_get_bad_record_and_missing_file_exit_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.ndjson"
     bad.write_text('{"properties": {"x": 1}}\n{"properties": {"x": [1]}}\n', encoding="utf-8")
     r = runner.invoke(app, ["get", str(bad), "x", "--as", "int", "--index", "1"])
-    assert r.exit_code == 2 and r.stderr.startswith(f"jmsctl get: {bad}:2: properties.x: ") and r.stderr.count("\n") == 1
+    assert r.exit_code == 2 and r.stderr.startswith(f"jmsctl: error: {bad}:2: properties.x: ") and r.stderr.count("\n") == 1
     assert runner.invoke(app, ["get", str(bad), "x", "--as", "int"]).stdout == "1\n"  # a later bad record does not matter
     missing = tmp_path / "missing.ndjson"
     r = runner.invoke(app, ["get", str(missing), "x", "--as", "int"])
-    assert (r.exit_code, r.stderr) == (2, f"jmsctl get: {missing}: no such file\n")
+    assert (r.exit_code, r.stderr) == (2, f"jmsctl: error: {missing}: no such file\n")
 
 
 def test_get_usage_errors_exit_2(dump: str) -> None:

@@ -151,8 +151,8 @@ def test_rejected_record_is_reported_and_exits_2_after_finishing(tmp_path: Path)
     assert r.exit_code == 2
     assert r.stdout == MIXED[0] + "\n" + MIXED[5] + "\n"  # it went on to the end
     err = r.stderr.splitlines()
-    assert err[0] == f"{f}:4: properties.x: a JSON array is not a property value; use a bare value or {{\"type\": T, \"value\": V}}"
-    assert err[1].startswith(f"{f}:5: invalid JSON: ")
+    assert err[0] == f"jmsctl: error: {f}:4: properties.x: a JSON array is not a property value; use a bare value or {{\"type\": T, \"value\": V}}"
+    assert err[1].startswith(f"jmsctl: error: {f}:5: invalid JSON: ")
     assert stats_of(r.stderr)["rejected"] == 2
 
 
@@ -177,7 +177,7 @@ def test_missing_file_is_one_line_and_exit_2_even_if_others_select(tmp_path: Pat
     missing = tmp_path / "missing.ndjson"
     r = run("x = 1", str(missing), str(f))
     assert r.exit_code == 2
-    assert r.stderr == f"jmsctl filter: {missing}: no such file\n"
+    assert r.stderr == f"jmsctl: error: {missing}: no such file\n"
     assert r.stdout == MIXED[0] + "\n"  # the other files are still filtered, as grep does
 
 
@@ -284,7 +284,7 @@ def test_output_not_written_on_error_and_existing_file_kept(tmp_path: Path) -> N
     r = run("x = 1", str(f), "-o", str(out))
     assert r.exit_code == 2
     assert not out.exists() and os.listdir(out.parent) == []
-    assert f"jmsctl filter: {out} not written because of the errors above" in r.stderr
+    assert f"jmsctl: error: {out} not written because of the errors above" in r.stderr
     out.write_text("previous\n")
     assert run("x = 1", str(f), str(tmp_path / "missing"), "-o", str(out), "--skip-invalid").exit_code == 2
     assert out.read_text() == "previous\n" and os.listdir(out.parent) == ["selected.ndjson"]

@@ -159,7 +159,7 @@ def test_a_string_literal_that_is_not_utf8_is_explained() -> None:
 def test_stdin_that_is_not_utf8_is_an_input_error() -> None:
     r = subprocess.run(jmsctl("check", "-"), input=b"x = 1\nx = \xff\n", capture_output=True, env=env(**STRICT), timeout=60)
     assert r.returncode == 2
-    assert r.stderr.decode().strip() == "jmsctl check: <stdin>: not UTF-8 text"
+    assert r.stderr.decode().strip() == "jmsctl: error: <stdin>: not UTF-8 text"
 
 
 def test_closed_descriptors() -> None:
@@ -181,9 +181,9 @@ def test_malformed_test_cases_fail_with_a_reason(tmp_path: Path) -> None:
                   b'{"id": "c", "selector": "x = 1", "expect": "match", "message": [1]}\n'
                   b'[1, 2]\n\xff\xfe\n{"id": "d", "selector": "x = 1", "expect": "valid"}\n')
     r = runner.invoke(app, ["test", str(f)])
-    assert r.exit_code == 1, r.output
-    assert "1 passed, 5 failed" in r.output
-    assert "the case could not be run: TypeError" in r.output
+    assert r.exit_code == 2, r.output  # malformed cases are bad input, not failing selectors
+    assert "1 passed, 0 failed, 5 invalid" in r.stdout
+    assert f"jmsctl: error: {f}:1: invalid test case 'a': the case could not be run: TypeError" in r.stderr
     assert r.exception is None or isinstance(r.exception, SystemExit)
 
 

@@ -448,7 +448,7 @@ def test_unreadable_files_exit_2_with_one_line(command: str, kind: str, unreadab
     path, why = unreadable[kind]
     r = runner.invoke(app, READERS[command](path))
     assert r.exit_code == 2, r.output
-    assert r.stderr == f"jmsctl {command.split()[0]}: {path}: {why}\n"
+    assert r.stderr == f"jmsctl: error: {path}: {why}\n"
     assert r.exception is None or isinstance(r.exception, SystemExit)
 
 
@@ -460,7 +460,7 @@ def test_a_gzip_truncated_midway_exits_2_after_the_records_before(command: str, 
     args = READERS[command](str(path)) + (["--id", "ID:none"] if command == "show" else [])  # show: read all, print none
     r = runner.invoke(app, args)
     assert r.exit_code == 2
-    assert r.stderr.splitlines().count(f"jmsctl {command}: {path}: cannot read: truncated gzip (the compressed data ends early)") == 1
+    assert r.stderr.splitlines().count(f"jmsctl: error: {path}: cannot read: truncated gzip (the compressed data ends early)") == 1
     assert "truncated gzip" not in r.stdout and "Traceback" not in r.output
 
 
@@ -480,7 +480,7 @@ def test_permission_denied_exits_2_with_one_line(command: str, tmp_path: Path, m
     monkeypatch.setattr(builtins, "open", denying_open)
     r = runner.invoke(app, READERS[command](str(path)))
     assert r.exit_code == 2, r.output
-    assert r.stderr == f"jmsctl {command.split()[0]}: {path}: permission denied\n"
+    assert r.stderr == f"jmsctl: error: {path}: permission denied\n"
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file: chmod cannot deny it")
@@ -490,7 +490,7 @@ def test_permission_denied_for_real(tmp_path: Path) -> None:  # pragma: no cover
     path.chmod(0)
     for command, args in READERS.items():
         r = runner.invoke(app, args(str(path)))
-        assert r.exit_code == 2 and r.stderr == f"jmsctl {command.split()[0]}: {path}: permission denied\n", (command, r.output)
+        assert r.exit_code == 2 and r.stderr == f"jmsctl: error: {path}: permission denied\n", (command, r.output)
 
 
 # ----- the counts add up, end to end ------------------------------------------------------------
@@ -519,7 +519,7 @@ def test_filter_counts_every_broken_record(tmp_path: Path) -> None:
     assert r.exit_code == 2
     assert r.stdout == "1\n"
     assert "read 11, TRUE 1, FALSE 1, UNKNOWN 1, rejected 8, selected 1" in r.stderr
-    assert [line.split(": ")[0] for line in r.stderr.splitlines() if line.startswith(str(f))] == [f"{f}:{n}" for n in (2, 4, 5, 7, 10, 11, 12, 13)]
+    assert [line.split(": ")[2] for line in r.stderr.splitlines() if line.startswith(f"jmsctl: error: {f}")] == [f"{f}:{n}" for n in (2, 4, 5, 7, 10, 11, 12, 13)]
 
 
 def test_validate_counts_every_broken_record(tmp_path: Path) -> None:

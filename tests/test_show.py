@@ -315,7 +315,7 @@ def test_id_selects_the_message_and_exits_1_when_absent(tmp_path: Path) -> None:
     assert r.output.splitlines()[0] == f"{path}:2  TextMessage" and r.output.count("TextMessage") == 1
     r = show("--id", "ID:3", path)
     assert r.exit_code == 1
-    assert r.output == f'jmsctl show: no message with JMSMessageID "ID:3" in {path}\n'
+    assert r.output == f'jmsctl: error: {path}: no message with JMSMessageID "ID:3"\n'
 
 
 def test_index_and_id_together_is_a_usage_error(tmp_path: Path) -> None:
@@ -341,13 +341,13 @@ def test_rejected_record_in_json_format_goes_to_stderr(tmp_path: Path) -> None:
     assert r.exit_code == 2
     lines = r.stdout.splitlines()
     assert len(lines) == 1 and json.loads(lines[0])["body"] == "ok"
-    assert f"jmsctl show: {path}:2: rejected: type: unknown message type 'bogus'" in r.stderr
+    assert f"jmsctl: error: {path}:2: rejected: type: unknown message type 'bogus'" in r.stderr
 
 
 def test_missing_file_exits_2_with_one_line(tmp_path: Path) -> None:
     r = show(str(tmp_path / "nope.ndjson"))
     assert r.exit_code == 2
-    assert r.output == f"jmsctl show: {tmp_path / 'nope.ndjson'}: no such file\n"
+    assert r.output == f"jmsctl: error: {tmp_path / 'nope.ndjson'}: no such file\n"
 
 
 # ----- plain when piped, colour on a terminal --------------------------------------------------

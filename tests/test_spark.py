@@ -338,8 +338,8 @@ def test_filter_reports_rejected_records_as_the_local_filter_and_writes_nothing(
     r = run("filter", JAVADOC, *inputs, "--output", str(tmp_path / "out"))
     assert r.exit_code == 2
     lines = r.stderr.strip().splitlines()
-    assert f"jmsctl spark filter: {inputs[1]}: no such file" in lines
-    assert [f"{loc}: {why}" for loc, why in rejected] == [line for line in lines if line.startswith(inputs[0])]
+    assert f"jmsctl: error: {inputs[1]}: no such file" in lines
+    assert [f"jmsctl: error: {loc}: {why}" for loc, why in rejected] == [line for line in lines if line.startswith(f"jmsctl: error: {inputs[0]}:")]
     assert lines[-1] == stats(counts)
     assert not (tmp_path / "out").exists()
     r = run("filter", JAVADOC, inputs[0], "--output", str(tmp_path / "out"), "--skip-invalid")
@@ -367,7 +367,7 @@ def test_an_input_that_stops_being_readable_is_one_line_as_locally(spark: Any, t
     r = run("filter", JAVADOC, str(truncated), "--count")
     local = runner.invoke(app, ["filter", JAVADOC, str(truncated), "--count"])
     assert (r.exit_code, local.exit_code) == (2, 2)
-    assert r.stderr == f"jmsctl spark filter: {truncated}: cannot read: truncated gzip (the compressed data ends early)\n", r.stderr
+    assert r.stderr == f"jmsctl: error: {truncated}: cannot read: truncated gzip (the compressed data ends early)\n", r.stderr
     assert r.stderr.split(": ", 1)[1] == local.stderr.split(": ", 1)[1]
 
 

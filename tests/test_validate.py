@@ -354,7 +354,7 @@ def test_exit_2_wins_and_other_files_are_still_checked(tmp_path: Path) -> None:
 def test_exit_2_unusable_schema(tmp_path: Path, schema: str, message: str) -> None:
     r = run(ndjson(tmp_path, props(color="blue")), "--schema", schema_file(tmp_path, schema))
     assert r.exit_code == 2
-    assert message in r.stderr and r.stderr.startswith("jmsctl validate: ")
+    assert message in r.stderr and r.stderr.startswith("jmsctl: error: ")
     assert r.stdout == ""
 
 

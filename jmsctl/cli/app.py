@@ -119,7 +119,29 @@ class _LazyCommands(MutableMapping[str, Any]):
         return name in self._names
 
 
-class _Group(TyperGroup):
+class ErrorStyleGroup(TyperGroup):
+    """A typer group whose click errors are written in jmsctl's one error style."""
+
+    def main(  # type: ignore[override]
+        self, args: Any = None, prog_name: Any = None, complete_var: Any = None, standalone_mode: bool = True, **kwargs: Any
+    ) -> Any:
+        """click's main, with usage errors (and every other click error) in jmsctl's one error style
+        (``jmsctl: error: ...``, exit 2; see cli/errors.py) instead of typer's boxes."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **kwargs)
+        from typer._click import exceptions as click_errors  # typer 0.28 carries its own click
+
+        try:
+            status = super().main(args, prog_name, complete_var, standalone_mode=False, **kwargs)
+        except click_errors.NoArgsIsHelpError:  # the help was printed as the error was made
+            sys.exit(2)
+        except click_errors.ClickException as exc:
+            _click_error(exc)
+            sys.exit(2)
+        sys.exit(status if isinstance(status, int) else 0)
+
+
+class _Group(ErrorStyleGroup):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         commands = _LazyCommands()
@@ -128,6 +150,17 @@ class _Group(TyperGroup):
 
     def list_commands(self, ctx: Any) -> list[str]:
         return list(self.commands)
+
+
+def _click_error(exc: Any) -> None:
+    """``jmsctl: error: CMD: message``, then the command's usage line and where its help is."""
+    from jmsctl.cli.errors import say
+
+    ctx = getattr(exc, "ctx", None)
+    path = ctx.command_path[len(ctx.find_root().command_path) :].strip() if ctx is not None else ""
+    say(f"{path + ': ' if path else ''}{exc.format_message()}")
+    if ctx is not None:
+        sys.stderr.write(f"{ctx.get_usage()}\nTry '{ctx.command_path} --help' for help.\n")
 
 
 app = typer.Typer(

@@ -50,6 +50,7 @@ class Message(MessageContract):
     body: Any = None
     null_properties: tuple[str, ...] = ()  # written as JSON null: absent for selectors, reported by validate
     properties_read_only: bool = field(default=False, compare=False)  # True once received (loaded from a dump)
+    source: dict[str, Any] | None = field(default=None, compare=False)  # what the source format knows beyond JMS; selectors never see it
     _view: dict[str, TypedValue] | None = field(default=None, repr=False, compare=False)
 
     def selector_values(self) -> dict[str, TypedValue]:

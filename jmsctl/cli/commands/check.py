@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 
 from jmsctl import selector as sel
+from jmsctl.cli.errors import fail
 from jmsctl.cli.render import Format, Source, concise, console, diagnostic_json, github, print_full
 from jmsctl.messages.loader import InputError, opened
 
@@ -72,11 +73,9 @@ def check(
         for path in file or []:
             sources.extend(_from_lines("<stdin>" if path == "-" else path, _read(path)))
     except _IOFailure as exc:
-        console(stderr=True).print(f"jmsctl check: {exc}", markup=False)
-        raise typer.Exit(2) from None
+        fail(str(exc))
     if not args and not file:
-        console(stderr=True).print("jmsctl check: give selectors as arguments, -f FILE, or '-' for stdin", markup=False)
-        raise typer.Exit(2)
+        fail("check: give selectors as arguments, -f FILE, or '-' for stdin")
     with closed_pipe_exits_quietly():
         status = _report(sources, output_format, strict)
     raise typer.Exit(status)

@@ -10,6 +10,7 @@ import typer
 from rich.tree import Tree
 
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware, write_json
+from jmsctl.cli.errors import fail
 from jmsctl.cli.options import max_record_size
 from jmsctl.cli.render import Source, console, print_full
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, read_records
@@ -44,18 +45,15 @@ def explain(
     max_size: int = max_record_size(),
 ) -> None:
     """Explain a selector; exit 0 explained, 1 invalid selector, 2 usage or I/O error."""
-    err = console(stderr=True)
     if output_format not in ("text", "json") or dialect not in DIALECTS:
-        err.print("jmsctl explain: --format is text or json; --dialect is " + " or ".join(DIALECTS), markup=False)
-        raise typer.Exit(2)
+        fail("explain: --format is text or json; --dialect is " + " or ".join(DIALECTS))
     location = None
     msg = None
     if message is not None:
         try:
             location, msg = load_message(message, max_size)
         except InputError as exc:
-            err.print(f"jmsctl explain: {exc}", markup=False)
-            raise typer.Exit(2) from None
+            fail(str(exc))
     ex = build_explanation(selector, msg.get if msg is not None else None, dialect)
     with closed_pipe_exits_quietly():
         if output_format == "json":

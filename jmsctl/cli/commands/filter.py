@@ -23,6 +23,7 @@ from typing import IO, Any, Optional
 import typer
 
 from jmsctl import selector as sel
+from jmsctl.cli.errors import fail, say, swapped_arguments
 from jmsctl.cli.options import Dialect, max_record_size
 from jmsctl.cli.render import Source, console, is_terminal, print_full
 from jmsctl.exceptions import InvalidSelectorException
@@ -93,6 +94,9 @@ def filter_command(
     try:
         compiled = sel.compile(source.text, dialect.value)
     except InvalidSelectorException as exc:
+        swapped = swapped_arguments(source.text, (args or [])[1:]) if selector_file is None else None
+        if swapped:
+            fail(swapped)
         print_full(console(stderr=True), source, exc.diagnostics)
         raise typer.Exit(2) from None
     try:
@@ -112,7 +116,7 @@ def filter_command(
     def rejected(record: Record) -> None:
         nonlocal errors
         errors += 1
-        sys.stderr.write(f"{record.location}: {record.error}\n")
+        say(f"{record.location}: {record.error}")
 
     selected = _all_selected(
         paths,
@@ -175,7 +179,7 @@ def _stdout_to_devnull() -> None:
 
 
 def _error(text: str) -> None:
-    sys.stderr.write(f"{PROG}: {text}\n")
+    say(text)
 
 
 def _selector_and_paths(args: list[str], selector_file: str | None) -> tuple[Source, list[str]]:

@@ -13,6 +13,7 @@ from enum import Enum
 
 import typer
 
+from jmsctl.cli.errors import fail, swapped_file_first
 from jmsctl.cli.options import max_record_size
 from jmsctl.exceptions import MessageFormatException, NullPointerException, NumberFormatException
 from jmsctl.messages.conversion import java_to_string, read_as, read_object
@@ -50,8 +51,7 @@ def get(
     try:
         message = _message_at(file, index, max_size)
     except _Failure as exc:
-        sys.stderr.write(f"{PROG}: {exc}\n")
-        raise typer.Exit(2) from None
+        fail(swapped_file_first(file, name, "FILE NAME") or str(exc))
     value = message.properties.get(name)
     try:
         if as_type is Getter.object:

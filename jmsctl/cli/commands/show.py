@@ -24,6 +24,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
+from jmsctl.cli.errors import fail, say
 from jmsctl.cli.options import max_record_size
 from jmsctl.cli.render import console
 from jmsctl.messages.encode import message_json
@@ -52,8 +53,7 @@ def show(
     """Pretty-print messages. Exit 0 shown, 1 no record selected by --index/--id, 2 rejected record or unreadable file."""
     err = console(stderr=True)
     if index is not None and message_id is not None:
-        err.print(f"{PROG}: --index and --id cannot be used together", markup=False)
-        raise typer.Exit(2)
+        fail("show: --index and --id cannot be used together")
     out = _JsonOut() if output_format is ShowFormat.json else _PrettyOut(console())
     failed = selected = skipped = 0
     first_skipped = ""
@@ -74,7 +74,7 @@ def show(
                 if record.message is not None:
                     out.message(record)
         except InputError as exc:
-            err.print(f"{PROG}: {exc}", markup=False)
+            say(str(exc))
             failed += 1
         except BrokenPipeError:
             _closed_pipe()
@@ -92,16 +92,16 @@ def _selected(path: str, index: int | None, max_size: int = MAX_RECORD_SIZE) -> 
                 return
     if index is not None:
         name = "<stdin>" if path == "-" else path
-        console(stderr=True).print(f"{PROG}: {name}: has no record [{index}] ({count} in all)", markup=False)
+        say(f"{name}: has no record [{index}] ({count} in all)")
 
 
 def _report_unselected(err: Console, files: list[str], message_id: str | None, selected: int, skipped: int, first: str) -> None:
     if message_id is None:
         return
     if skipped:
-        err.print(f"{PROG}: {skipped} rejected record(s) could not be searched for --id, the first at {first}", markup=False)
+        say(f"{first}: {skipped} rejected record(s) could not be searched for --id, the first here")
     if not selected:
-        err.print(f"{PROG}: no message with JMSMessageID {json.dumps(message_id, ensure_ascii=False)} in {', '.join(files)}", markup=False)
+        say(f"{', '.join(files)}: no message with JMSMessageID {json.dumps(message_id, ensure_ascii=False)}")
 
 
 def _closed_pipe() -> None:
@@ -133,7 +133,7 @@ class _JsonOut:
     def rejected(self, record: Record, err: Console) -> None:
         if record.error is not None:
             where = f"{record.error.field}: " if record.error.field else ""
-            err.print(visible(f"{PROG}: {record.location}: rejected: {where}{record.error.reason}"), markup=False, soft_wrap=True)
+            say(visible(f"{record.location}: rejected: {where}{record.error.reason}"))
 
 
 class _PrettyOut:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 from jmsctl import selector as sel
+from jmsctl.cli.errors import fail, say, swapped_arguments
 from jmsctl.cli.options import Dialect, max_record_size
 from jmsctl.cli.render import Source, console, print_full
 from jmsctl.exceptions import InvalidSelectorException
@@ -48,13 +49,16 @@ class _Failure(Exception):
 
 
 def _say(prog: str, text: str) -> None:
-    sys.stderr.write(f"jmsctl spark {prog}: {text}\n")
+    say(text)
 
 
-def _compile(text: str, dialect: str) -> sel.Selector:
+def _compile(text: str, dialect: str, inputs: list[str] | None = None) -> sel.Selector:
     try:
         return sel.compile(text, dialect)
     except InvalidSelectorException as exc:
+        swapped = swapped_arguments(text, inputs) if inputs is not None else None
+        if swapped:
+            fail(swapped)
         print_full(console(stderr=True), Source("<arg>", text), exc.diagnostics)
         raise typer.Exit(2) from None
 
@@ -114,7 +118,7 @@ def _report_problems(prog: str, report: Report, skip_invalid: bool) -> int:
         _say(prog, problem)
     if not skip_invalid:
         for location, reason in report.rejected:
-            sys.stderr.write(f"{location}: {reason}\n")
+            say(f"{location}: {reason}")
     return len(report.input_errors) + (0 if skip_invalid else len(report.rejected))
 
 
@@ -142,7 +146,7 @@ def spark_filter(
     max_size: int = max_record_size(),
 ) -> None:
     """Filter dumps on Spark; counts on stderr as filter --stats. Exit 0 some selected, 1 none, 2 any error."""
-    compiled = _compile(selector, dialect.value)
+    compiled = _compile(selector, dialect.value, inputs)
     with _spark_errors("filter"):
         if output is None and not count:
             raise _Failure("give --output DIR for the selected messages, or --count")

@@ -8,33 +8,39 @@ from collections.abc import Iterator
 import typer
 
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware, write_json
+from jmsctl.cli.errors import fail, say
 from jmsctl.cli.render import console
 from jmsctl.messages.loader import InputError
 from jmsctl.testcases import CaseResult, InvalidLine, read_cases, run_case
 
 
 def test(
-    files: list[str] = typer.Argument(..., help="JSONL files of selector test cases."),  # noqa: B008
+    files: list[str] = typer.Argument(..., metavar="FILE...", help="JSONL files of selector test cases."),  # noqa: B008
     output_format: str = typer.Option("text", "--format", help="text or json."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="List passing cases too."),
 ) -> None:
-    """Run selector test cases; summary 'N passed, M failed'; exit 1 on any failure, 2 on I/O error."""
-    err = console(stderr=True)
+    """Run selector test cases; summary 'N passed, M failed'; exit 1 on any failure, 2 on a malformed case or I/O error."""
     results: list[CaseResult] = []
     for path in files:
         try:
             results.extend(_run_file(path))
         except InputError as exc:
-            err.print(f"jmsctl test: {exc}", markup=False)
-            raise typer.Exit(2) from None
-    failed = [r for r in results if not r.passed]
-    passed = len(results) - len(failed)
+            fail(str(exc))
+    # A case that cannot be run (not JSON, not a case) is bad input, not a failing selector: exit 2, as grep.
+    invalid = [r for r in results if r.actual == INVALID]
+    failed = [r for r in results if not r.passed and r.actual != INVALID]
+    passed = len(results) - len(failed) - len(invalid)
+    for r in invalid:
+        say(f"{r.location}: invalid test case{f' {r.id!r}' if r.id != '?' else ''}: {r.detail}")
     with closed_pipe_exits_quietly():
         if output_format == "json":
-            write_json({"passed": passed, "failed": len(failed), "failures": [vars(r) for r in failed]})
+            write_json({"passed": passed, "failed": len(failed), "invalid": len(invalid),
+                        "failures": [vars(r) for r in failed], "invalid_cases": [vars(r) for r in invalid]})
         else:
             con = pipe_aware(console())
             for r in results:
+                if r.actual == INVALID:
+                    continue
                 if not r.passed:
                     con.print(f"[bold red]FAIL[/] {r.id} [dim]({r.location})[/]")
                     con.print(f"  selector: {r.selector!r}", markup=False)
@@ -43,15 +49,18 @@ def test(
                 elif verbose:
                     con.print(f"[green]ok[/]   {r.id}")
             sys.stdout.flush()
-            print(f"{passed} passed, {len(failed)} failed")
-    raise typer.Exit(1 if failed else 0)
+            print(f"{passed} passed, {len(failed)} failed" + (f", {len(invalid)} invalid" if invalid else ""))
+    raise typer.Exit(2 if invalid else 1 if failed else 0)
+
+
+INVALID = "invalid test case"  # the ``actual`` of a case that could not be run (testcases._problem)
 
 
 def _run_file(path: str) -> Iterator[CaseResult]:
     """Every case of a file; a case that makes the runner fail is a failed case that says why, not a traceback."""
     for location, case in read_cases(path):
         if isinstance(case, InvalidLine):
-            yield CaseResult("?", location, "", "?", "invalid test case", False, f"invalid JSON: {case.reason}")
+            yield CaseResult("?", location, "", "?", INVALID, False, f"invalid JSON: {case.reason}")
             continue
         try:
             yield run_case(case, location)
@@ -59,5 +68,5 @@ def _run_file(path: str) -> Iterator[CaseResult]:
             fields = case if isinstance(case, dict) else {}
             selector = fields.get("selector")
             yield CaseResult(str(fields.get("id", location)), location, selector if isinstance(selector, str) else "",
-                             str(fields.get("expect", "?")), "invalid test case", False,
+                             str(fields.get("expect", "?")), INVALID, False,
                              f"the case could not be run: {type(exc).__name__}: {exc}")

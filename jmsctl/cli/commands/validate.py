@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware
+from jmsctl.cli.errors import say
 from jmsctl.cli.options import max_record_size
 from jmsctl.cli.render import Format, _gh_escape, console
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, read_records
@@ -99,7 +100,7 @@ def validate_command(
             schema = _load_schema(schema_path)
         except SchemaError as exc:
             for problem in exc.problems:
-                _stderr(f"{PROG}: {schema_path}: {problem}")
+                say(f"{schema_path}: {problem}")
             raise typer.Exit(2) from None
     with closed_pipe_exits_quietly():
         status = _run(files, schema, output_format, max_size)
@@ -147,7 +148,7 @@ def _run(files: list[str], schema: Schema | None, fmt: Format, max_size: int = M
                     out.write((concise(f) if fmt is Format.concise else github(f)) + "\n")
         except InputError as exc:
             failures.append(str(exc))
-            _stderr(f"{PROG}: {exc}")
+            say(str(exc))
     _finish(fmt, summary, failures)
     if failures:
         return 2
