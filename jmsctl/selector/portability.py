@@ -151,10 +151,8 @@ class Report:
     witnesses: tuple[Witness, ...] = field(default=())
 
     def to_dict(self, source: str) -> dict[str, Any]:
-        d = self.diagnostic.to_dict(source)
-        d["dialects"] = list(self.dialects)
-        d["witnesses"] = [{"message": w.message, "verdicts": dict(w.verdicts)} for w in self.witnesses]
-        return d
+        """The diagnostic's JSON with ``dialects`` and ``witnesses`` (message, verdict per dialect)."""
+        return self.diagnostic.to_dict(source)
 
 
 def _compact(message: dict[str, Any]) -> str:
@@ -174,6 +172,21 @@ def witness_json(c: Candidate) -> dict[str, Any]:
 
 
 # ----- the lint --------------------------------------------------------------------------------
+
+def diagnostics(text: str, against: Sequence[str] | None = None, budget: int = BUDGET) -> tuple[Diagnostic, ...]:
+    """The lint's warnings, as ``check --portability`` adds them to the selector's own diagnostics."""
+    return tuple(r.diagnostic for r in lint(text, against, budget))
+
+
+SUPERSEDES = {"W022": "W011", "W026": "W009"}  # the lint's confirmed finding replaces the checker's static warning
+
+
+def combined(own: Sequence[Diagnostic], found: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
+    """A selector's diagnostics with the lint's, without a static warning a confirmed finding repeats."""
+    replaced = {(SUPERSEDES[d.code], d.span.start) for d in found if d.code in SUPERSEDES}
+    kept = [d for d in own if (d.code, d.span.start) not in replaced]
+    return (*kept, *found)
+
 
 def lint(text: str, against: Sequence[str] | None = None, budget: int = BUDGET) -> list[Report]:
     """Every target dialect whose reading of ``text`` differs from the standard's, merged per kind."""
@@ -471,10 +484,11 @@ def _merge(text: str, findings: list[Finding], readings: _Readings) -> list[Repo
         notes = tuple(w.note() for w in witnesses)
         if code == "W021" and not witnesses:
             notes = ("it selected none of the messages tried",)
-        diag = Diagnostic(code, Severity.WARNING, message, first.span, (), first.hint, notes)
+        data = (("dialects", list(dialects)), ("witnesses", [{"message": w.message, "verdicts": dict(w.verdicts)} for w in witnesses]))
+        diag = Diagnostic(code, Severity.WARNING, message, first.span, (), first.hint, notes, data)
         out.append(Report(diag, dialects, tuple(witnesses)))
     out.sort(key=lambda r: (r.diagnostic.span.start, r.diagnostic.code))
     return out
 
 
-__all__ = ["BUDGET", "CODES", "Report", "Witness", "default_targets", "lint", "title", "witness_json"]
+__all__ = ["BUDGET", "CODES", "Report", "Witness", "combined", "default_targets", "diagnostics", "lint", "title", "witness_json"]

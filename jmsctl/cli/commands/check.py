@@ -9,7 +9,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Optional
 
@@ -20,6 +20,7 @@ from rich.console import Console
 from jmsctl import selector as sel
 from jmsctl.cli.errors import fail
 from jmsctl.cli.render import Format, Source, concise, console, diagnostic_json, github, print_full
+from jmsctl.diagnostics import Diagnostic
 from jmsctl.messages.loader import InputError, opened
 
 
@@ -60,6 +61,8 @@ def check(
     file: Optional[list[str]] = typer.Option(None, "--file", "-f", help="A file of selectors, one per line ('#' comments, blank lines skipped)."),  # noqa: UP045, B008
     output_format: Format = typer.Option(Format.full, "--format", help="full (carets, hints), concise, json or github annotations."),  # noqa: B008
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors (exit 1)."),
+    portability: bool = typer.Option(False, "--portability", help="Also warn (W020-W029, with a witness message) where a broker dialect reads the selector differently from the standard."),
+    against: Optional[list[str]] = typer.Option(None, "--against", metavar="DIALECT", help="Dialects --portability compares with (repeatable; default: every broker dialect but ibm)."),  # noqa: UP045, B008
 ) -> None:
     """Validate selectors. Exit 0 all valid, 1 any invalid, 2 usage or I/O error."""
     sources: list[Source] = []
@@ -76,12 +79,28 @@ def check(
         fail(str(exc))
     if not args and not file:
         fail("check: give selectors as arguments, -f FILE, or '-' for stdin")
+    unknown = [d for d in against or [] if d not in sel.DIALECTS]
+    if unknown:
+        fail(f"check: unknown dialect {unknown[0]!r} for --against: one of {', '.join(sel.DIALECTS)}")
+    if against and not portability:
+        fail("check: --against goes with --portability")
+    lint = _portability_lint(against) if portability else None
     with closed_pipe_exits_quietly():
-        status = _report(sources, output_format, strict)
+        status = _report(sources, output_format, strict, lint)
     raise typer.Exit(status)
 
 
-def _report(sources: list[Source], fmt: Format, strict: bool) -> int:
+Lint = Callable[[str, tuple[Diagnostic, ...]], tuple[Diagnostic, ...]]
+
+
+def _portability_lint(against: list[str] | None) -> Lint:
+    """The selector's own diagnostics plus the portability lint's (imported only when asked for)."""
+    from jmsctl.selector import portability
+
+    return lambda text, own: portability.combined(own, portability.diagnostics(text, against or None))
+
+
+def _report(sources: list[Source], fmt: Format, strict: bool, lint: Lint | None = None) -> int:
     """Write the diagnostics; the text formats stream them, selector by selector (``| head`` sees them at once)."""
     con = pipe_aware(console())
     json_results: list[dict[str, Any]] = []
@@ -89,16 +108,18 @@ def _report(sources: list[Source], fmt: Format, strict: bool) -> int:
     render = concise if fmt is Format.concise else github
     for src in sources:
         analysis = sel.analyze(src.text)
-        bad = bool(analysis.errors) or (strict and bool(analysis.warnings))
+        found = analysis.diagnostics if lint is None else lint(src.text, analysis.diagnostics)
+        found_warnings = [d for d in found if not d.is_error]
+        bad = bool(analysis.errors) or (strict and bool(found_warnings))
         invalid += bad
-        warnings += len(analysis.warnings)
+        warnings += len(found_warnings)
         if fmt is Format.json:
             json_results.append({"source": src.name, "line": src.first_line, "selector": src.text, "valid": not bad,
-                                 "diagnostics": [diagnostic_json(src, d) for d in analysis.diagnostics]})
+                                 "diagnostics": [diagnostic_json(src, d) for d in found]})
         elif fmt is Format.full:
-            print_full(con, src, analysis.diagnostics)
+            print_full(con, src, found)
         else:
-            for d in analysis.diagnostics:
+            for d in found:
                 sys.stdout.write(render(src, d) + "\n")
     checked = len(sources)
     if fmt is Format.json:

@@ -15,7 +15,7 @@ from jmsctl.cli.options import max_record_size
 from jmsctl.cli.render import Source, console, print_full
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, read_records
 from jmsctl.messages.model import Message
-from jmsctl.selector import DIALECTS
+from jmsctl.selector import DIALECTS, portability
 from jmsctl.selector.explainer import ExplainNode, Explanation
 from jmsctl.selector.explainer import explain as build_explanation
 
@@ -55,14 +55,31 @@ def explain(
         except InputError as exc:
             fail(str(exc))
     ex = build_explanation(selector, msg.get if msg is not None else None, dialect)
+    targets = portability.default_targets()
+    differences = portability.lint(selector, targets)
     with closed_pipe_exits_quietly():
         if output_format == "json":
             doc = ex.to_dict()
             doc["message"] = location
+            doc["portability"] = {"against": list(targets), "differences": [r.to_dict(selector) for r in differences]}
             write_json(doc)
         else:
             _print_text(ex, location)
+            _print_portability(Source("<arg>", selector), targets, differences)
     raise typer.Exit(0 if ex.valid else 1)
+
+
+def _print_portability(src: Source, targets: tuple[str, ...], differences: list[portability.Report]) -> None:
+    """The portability section: each broker dialect that reads the selector differently, with a witness."""
+    if not targets:
+        return
+    con = pipe_aware(console())
+    names = ", ".join(portability.title(d) for d in targets)
+    if not differences:
+        con.print(f"[bold]Portability[/] no difference found with {names}")
+        return
+    con.print(f"[bold]Portability[/] {len(differences)} difference{'s' if len(differences) != 1 else ''} from the standard ({names})")
+    print_full(con, src, [r.diagnostic for r in differences])
 
 
 def _print_text(ex: Explanation, location: str | None) -> None:
