@@ -173,9 +173,10 @@ def witness_json(c: Candidate) -> dict[str, Any]:
 
 # ----- the lint --------------------------------------------------------------------------------
 
-def diagnostics(text: str, against: Sequence[str] | None = None, budget: int = BUDGET) -> tuple[Diagnostic, ...]:
+def diagnostics(text: str, against: Sequence[str] | None = None, budget: int = BUDGET, *,
+                mistyped: bool = False) -> tuple[Diagnostic, ...]:
     """The lint's warnings, as ``check --portability`` adds them to the selector's own diagnostics."""
-    return tuple(r.diagnostic for r in lint(text, against, budget))
+    return tuple(r.diagnostic for r in lint(text, against, budget, mistyped=mistyped))
 
 
 SUPERSEDES = {"W022": "W011", "W026": "W009"}  # the lint's confirmed finding replaces the checker's static warning
@@ -188,15 +189,18 @@ def combined(own: Sequence[Diagnostic], found: Sequence[Diagnostic]) -> tuple[Di
     return (*kept, *found)
 
 
-def lint(text: str, against: Sequence[str] | None = None, budget: int = BUDGET) -> list[Report]:
-    """Every target dialect whose reading of ``text`` differs from the standard's, merged per kind."""
+def lint(text: str, against: Sequence[str] | None = None, budget: int = BUDGET, *, mistyped: bool = False) -> list[Report]:
+    """Every target dialect whose reading of ``text`` differs from the standard's, merged per kind.
+
+    Properties hold the kinds of value the selector expects of them (witness.expected_kinds) unless
+    ``mistyped``: then also values of other kinds (an int where LIKE expects a String)."""
     targets = [d for d in (against if against is not None else default_targets()) if d != STANDARD and d in sel.DIALECTS]
     if not targets:
         return []
     readings = _Readings()
     std = _analyze(text, STANDARD)
     analyses = {d: _analyze(text, d) for d in targets}
-    ing = ingredients([std.ast, *(a.ast for a in analyses.values())])
+    ing = ingredients([std.ast, *(a.ast for a in analyses.values())], None if mistyped else std.ast)
     findings: list[Finding] = []
     for d in targets:
         findings += _dialect_findings(text, d, std, analyses[d], ing, readings, budget)
@@ -216,8 +220,9 @@ def _dialect_findings(text: str, d: str, std: sel.Analysis, mine: sel.Analysis, 
         first = std.errors[0]
         if first.code == "E113":  # a JMS name the standard does not let a selector read
             name = text[first.span.start : first.span.end]
-            return [Finding("W021", d, first.span, f"{{who}} evaluate{{s}} {clip(name)}, which the standard does not let a selector read",
-                            "not portable: the standard rejects the selector", found, key=name)]
+            verb = "evaluate{s}" if found is not None else "accept{s}"
+            return [Finding("W021", d, first.span, f"{{who}} {verb} {clip(name)}, which the standard does not let a selector read",
+                            "not portable: the standard rejects the selector", found, key=verb + name)]
         return [Finding("W021", d, first.span, "{who} accept{s} this selector, which the standard rejects: " + first.message,
                         "not portable: write it in the standard's syntax", found, key=first.message)]
     if text.strip() == "" or std.ast is None:

@@ -33,16 +33,66 @@ PAIR_WIDTH = 14  # candidates per identifier tried in the pairs phase
 
 @dataclass(frozen=True)
 class Ingredients:
-    """What a selector is made of: identifier names, numeric and string literal values, LIKE patterns."""
+    """What a selector is made of: identifier names, numeric and string literal values, LIKE patterns;
+    ``kinds`` limits a property's values to the kinds its uses expect (absent: any kind)."""
 
     names: tuple[str, ...]
     numbers: tuple[int | float, ...]
     strings: tuple[str, ...]
     patterns: tuple[tuple[str, str | None], ...]
+    kinds: tuple[tuple[str, frozenset[str]], ...] = ()
 
 
-def ingredients(asts: Iterable[n.Node | None]) -> Ingredients:
-    """Identifiers and literals of one or more readings of a selector (each dialect's AST), in order."""
+STRING_KIND, NUMBER_KIND, BOOLEAN_KIND = "string", "number", "boolean"
+
+
+def expected_kinds(ast: n.Node | None) -> dict[str, frozenset[str]]:
+    """The kinds of value each identifier's uses expect: String for LIKE and IN and a comparison with a
+    String literal, number for arithmetic, BETWEEN and a comparison with a number, boolean for an
+    identifier used as a condition. A message whose property has another kind is one the selector's
+    author did not mean (``phone LIKE '1%'`` on an int phone): the lint leaves those out unless asked."""
+    kinds: dict[str, set[str]] = {}
+
+    def want(node: n.Node, kind: str) -> None:
+        if isinstance(node, n.Identifier):
+            kinds.setdefault(node.name, set()).add(kind)
+
+    def literal_kind(node: n.Node) -> str | None:
+        if isinstance(node, n.Literal):
+            t = node.value[0]
+            return STRING_KIND if t is STRING else BOOLEAN_KIND if t is BOOLEAN else NUMBER_KIND
+        return NUMBER_KIND if isinstance(node, (n.Arithmetic, n.Unary)) else None
+
+    if ast is None:
+        return {}
+    want(ast, BOOLEAN_KIND)
+    for node in n.walk(ast):
+        if isinstance(node, (n.Like, n.InList)):
+            want(node.operand, STRING_KIND)
+        elif isinstance(node, (n.Arithmetic, n.Between)):
+            for part in n.children(node):
+                want(part, NUMBER_KIND)
+        elif isinstance(node, n.Unary):
+            want(node.operand, NUMBER_KIND)
+        elif isinstance(node, (n.And, n.Or, n.Not)):
+            for part in n.children(node):
+                want(part, BOOLEAN_KIND)
+        elif isinstance(node, n.Comparison):
+            for one, other in ((node.left, node.right), (node.right, node.left)):
+                kind = literal_kind(other)
+                if kind is not None:
+                    want(one, kind)
+    return {name: frozenset(k) for name, k in kinds.items()}
+
+
+def _kind(value: TypedValue) -> str:
+    t = value[0]
+    return STRING_KIND if t is STRING else BOOLEAN_KIND if t is BOOLEAN else NUMBER_KIND
+
+
+def ingredients(asts: Iterable[n.Node | None], standard: n.Node | None = None) -> Ingredients:
+    """Identifiers and literals of one or more readings of a selector (each dialect's AST), in order;
+    with ``standard`` (the standard's AST) properties keep to the kinds of value it expects."""
     names: dict[str, None] = {}
     numbers: dict[int | float, None] = {}
     strings: dict[str, None] = {}
@@ -60,7 +110,8 @@ def ingredients(asts: Iterable[n.Node | None]) -> Ingredients:
             elif isinstance(node, n.Like) and isinstance(node.pattern, n.Literal) and node.pattern.value[0] is STRING:
                 esc = node.escape.value[1] if isinstance(node.escape, n.Literal) else None
                 patterns[(node.pattern.value[1], esc if isinstance(esc, str) else None)] = None
-    return Ingredients(tuple(names), tuple(numbers), tuple(strings), tuple(patterns))
+    kinds = tuple(expected_kinds(standard).items()) if standard is not None else ()
+    return Ingredients(tuple(names), tuple(numbers), tuple(strings), tuple(patterns), kinds)
 
 
 def _like_samples(pattern: str, escape: str | None) -> list[str]:
@@ -187,11 +238,14 @@ def candidates(names: Sequence[str], ing: Ingredients) -> dict[str, list[Any]]:
     """Each identifier's values, absent first; names no message can carry (JMSFoo) only absent."""
     table: dict[str, list[Any]] = {}
     props = property_candidates(ing)
+    kinds = dict(ing.kinds)
     for name in names:
         if name in HEADERS:
             table[name] = [ABSENT, *header_candidates(name, ing)]
         elif name.startswith("JMS") and not name.startswith(("JMSX", "JMS_")):
             table[name] = [ABSENT]
+        elif name in kinds:
+            table[name] = [ABSENT, *(v for v in props if _kind(v) in kinds[name])]
         else:
             table[name] = [ABSENT, *props]
     return table

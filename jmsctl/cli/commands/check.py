@@ -63,6 +63,7 @@ def check(
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors (exit 1)."),
     portability: bool = typer.Option(False, "--portability", help="Also warn (W020-W029, with a witness message) where a broker dialect reads the selector differently from the standard."),
     against: Optional[list[str]] = typer.Option(None, "--against", metavar="DIALECT", help="Dialects --portability compares with (repeatable; default: every broker dialect but ibm)."),  # noqa: UP045, B008
+    mistyped: bool = typer.Option(False, "--mistyped", help="With --portability: also try witnesses whose properties have a kind the selector does not expect (an int where LIKE wants a String)."),
 ) -> None:
     """Validate selectors. Exit 0 all valid, 1 any invalid, 2 usage or I/O error."""
     sources: list[Source] = []
@@ -82,9 +83,9 @@ def check(
     unknown = [d for d in against or [] if d not in sel.DIALECTS]
     if unknown:
         fail(f"check: unknown dialect {unknown[0]!r} for --against: one of {', '.join(sel.DIALECTS)}")
-    if against and not portability:
-        fail("check: --against goes with --portability")
-    lint = _portability_lint(against) if portability else None
+    if (against or mistyped) and not portability:
+        fail("check: --against and --mistyped go with --portability")
+    lint = _portability_lint(against, mistyped) if portability else None
     with closed_pipe_exits_quietly():
         status = _report(sources, output_format, strict, lint)
     raise typer.Exit(status)
@@ -93,11 +94,11 @@ def check(
 Lint = Callable[[str, tuple[Diagnostic, ...]], tuple[Diagnostic, ...]]
 
 
-def _portability_lint(against: list[str] | None) -> Lint:
+def _portability_lint(against: list[str] | None, mistyped: bool) -> Lint:
     """The selector's own diagnostics plus the portability lint's (imported only when asked for)."""
     from jmsctl.selector import portability
 
-    return lambda text, own: portability.combined(own, portability.diagnostics(text, against or None))
+    return lambda text, own: portability.combined(own, portability.diagnostics(text, against or None, mistyped=mistyped))
 
 
 def _report(sources: list[Source], fmt: Format, strict: bool, lint: Lint | None = None) -> int:
