@@ -1,8 +1,8 @@
 """Selector test files (the ``../shared/conformance`` JSONL shape): run cases, report failures.
 
 A case is ``{"id", "selector", "message", "expect": match|nomatch|error|valid}`` with optional
-``dialect`` (jakarta|ibm), ``code`` and ``column`` (the first error's code and 1-based column),
-``warnings`` (the exact warning codes, sorted) and ``note``.
+``dialect`` (jakarta|ibm|artemis|activemq), ``code`` and ``column`` (the first error's code and 1-based column),
+``warnings`` (the exact warning codes, sorted), ``note`` and ``jakarta`` (in broker files: the standard's verdict where the broker's differs; not checked here).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from jmsctl.messages.loader import opened
 from jmsctl.values import tri_name
 
 EXPECTATIONS = ("match", "nomatch", "error", "valid")
-KEYS = {"id", "selector", "message", "expect", "note", "dialect", "code", "column", "warnings"}
+KEYS = {"id", "selector", "message", "expect", "note", "dialect", "code", "column", "warnings", "jakarta"}
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ def run_case(case: Any, location: str) -> CaseResult:
     dialect = case.get("dialect", "jakarta")
     if dialect not in sel.DIALECTS:
         return _problem(case_id, location, text, expect, f"unknown dialect {dialect!r}")
-    analysis = sel.analyze(text)
+    analysis = sel.analyze(text, dialect)
 
     def result(actual: str, passed: bool, detail: str = "") -> CaseResult:
         return CaseResult(case_id, location, text, expect, actual, passed, detail)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -302,8 +303,8 @@ def test_output_temp_file_removed_on_ctrl_c(tmp_path: Path, monkeypatch: pytest.
 
     real = filter_cli.read_records
 
-    def interrupted(path: str, max_record_size: int) -> Iterator[Record]:
-        yield from itertools.islice(real(path, max_record_size), 1)
+    def interrupted(path: str, max_record_size: int, *options: Any) -> Iterator[Record]:
+        yield from itertools.islice(real(path, max_record_size, *options), 1)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(filter_cli, "read_records", interrupted)

@@ -12,10 +12,16 @@ from jmsctl.messages.loader import MAX_RECORD_SIZE
 
 
 class Dialect(str, Enum):
-    """``--dialect``: the standard, or IBM MQ's reading (SEMANTICS.md section 5)."""
+    """``--dialect``: the standard, IBM MQ's reading (SEMANTICS.md section 5) or a broker engine's
+    (docs/dialects.md); the names of ``jmsctl.selector.dialects``, kept equal by a test."""
 
     jakarta = "jakarta"
     ibm = "ibm"
+    artemis = "artemis"
+    activemq = "activemq"
+
+
+DIALECT_HELP = "jakarta (default), ibm, artemis or activemq: whose rules parse and evaluate the selector (docs/dialects.md)."
 
 
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
@@ -38,4 +44,58 @@ def max_record_size() -> Any:
     return typer.Option(
         MAX_RECORD_SIZE, "--max-record-size", metavar="SIZE", parser=parse_size, show_default="16M",
         help="Reject a record (an NDJSON line; a whole JSON array or object) larger than SIZE (bytes, or k/M/G) without holding it in memory.",
+    )
+
+
+def _format_name(value: str | None) -> str | None:
+    if value is None:
+        return None
+    from jmsctl.messages import formats
+
+    try:
+        return formats.get(value).name
+    except formats.NoFormat as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def from_format() -> Any:
+    """``--from FORMAT``: read the message files as this dump format instead of telling it from
+    their content (jmsctl.messages.formats)."""
+    return typer.Option(
+        None, "--from", metavar="FORMAT", callback=_format_name,
+        help="Read the message files as FORMAT (ndjson, json, fmtn-a, activemq-browse, ibm-dmpmqmsg, ...) instead of detecting it "
+        "from the content; see docs/FORMAT.md.",
+    )
+
+
+def _types_file(path: str | None) -> str | None:
+    load_types(path)  # a bad file is a usage error before anything is read
+    return path
+
+
+def load_types(path: str | None) -> dict[str, Any] | None:
+    """The ``--types`` file as property name -> JType (None: no file); typer.BadParameter when bad."""
+    if path is None:
+        return None
+    from pathlib import Path
+
+    from jmsctl.messages.validator import SchemaError, parse_schema
+
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise typer.BadParameter(f"{path}: {exc.strerror or exc}") from None
+    try:
+        schema = parse_schema(data)
+    except SchemaError as exc:
+        raise typer.BadParameter(f"{path}: " + "; ".join(exc.problems)) from None
+    return {name: t for name, t in schema.items() if t is not None}
+
+
+def property_types() -> Any:
+    """``--types SCHEMA.json``: property types for a dump that has none (activemq-browse text):
+    the ``validate --schema`` file, property name -> type."""
+    return typer.Option(
+        None, "--types", metavar="SCHEMA.json", callback=_types_file,
+        help="Property name -> type (the validate --schema format), to type the properties of an untyped dump (activemq-browse).",
     )

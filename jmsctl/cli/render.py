@@ -70,7 +70,7 @@ def _gh_escape(text: str, prop: bool = False) -> str:
 
 def github(src: Source, diag: Diagnostic) -> str:
     line, col, end_line, end_col = position(src, diag)
-    level = "error" if diag.is_error else "warning"
+    level = "error" if diag.is_error else "notice" if diag.severity.value == "info" else "warning"
     props = [f"title={_gh_escape(diag.code, True)}"]
     message = diag.message + "".join(f" ({note})" for note in diag.notes)
     message = message if not diag.hint else f"{message} (hint: {diag.hint})"
@@ -115,7 +115,7 @@ def full(src: Source, diag: Diagnostic) -> Text:
 
     line, col, _, _ = position(src, diag)
     pos = locate(src.text, diag.span.start)
-    colour = "red" if diag.is_error else "yellow"
+    colour = "red" if diag.is_error else "cyan" if diag.severity.value == "info" else "yellow"
     out = Text()
     out.append(f"{diag.severity.value}[{diag.code}]", style=f"bold {colour}")
     out.append(f": {diag.message}\n", style="bold")

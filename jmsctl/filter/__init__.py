@@ -200,7 +200,7 @@ def select_file(
         if type(first) is not bytes and type(first) is not OversizedLine:  # a JSON array or one object: the plain path
             yield from select(selector, itertools.chain([first], items), counts, invert=invert, max_count=max_count, on_rejected=on_rejected)
             return
-        if jobs > 1 and max_count is None and path != "-" and not path.endswith(".gz") and parallel.available():
+        if jobs > 1 and max_count is None and path != "-" and not reader.compressed and parallel.available():
             items.close()
             batches = parallel.batches(engine, path, jobs, direct=direct)
         else:

@@ -36,6 +36,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
 from jmsctl.values import STRING
 
@@ -204,6 +205,10 @@ class FilterPlan:
         if ast is None:
             return cls()
         identifiers = tuple(dict.fromkeys(node.name for node in n.walk(ast) if isinstance(node, n.Identifier)))
+        if dialects.get(dialect).is_broker:
+            # A broker dialect reads the AST with other rules (selector/javaeval.py): no shortcut is
+            # proven for it, the plain evaluator decides every line.
+            return cls(identifiers)
         if isinstance(ast, n.Or):
             groups = _required(ast)
             required: tuple[tuple[str, frozenset[str]], ...] = ()

@@ -12,10 +12,11 @@ import io
 import itertools
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from jmsctl.messages import formats
 from jmsctl.messages.decode import AmbiguousNumber, RecordError, decode_message
 from jmsctl.messages.jsonkeys import first_duplicate_key, first_duplicate_key_per_item, unique_keys_proved
 from jmsctl.messages.jsontext import JSON_WHITESPACE, JSONError, is_blank, parse_json, parse_json_exact
@@ -30,6 +31,7 @@ from jmsctl.messages.sources import (
     read_failure,
     readline_bounded,
 )
+from jmsctl.values import JType
 
 MAX_RECORD_SIZE = 16 * 1024 * 1024
 """Default maximum size of one record, in bytes: an NDJSON line not counting its "\n", or a whole
@@ -88,9 +90,14 @@ class RecordReader(Iterator[Record]):
     the other, once.
     """
 
-    def __init__(self, path: str, max_record_size: int = MAX_RECORD_SIZE) -> None:
+    def __init__(self, path: str, max_record_size: int = MAX_RECORD_SIZE, fmt: str | None = None,
+                 types: Mapping[str, JType] | None = None) -> None:
         self.path = path
         self.max_record_size = max_record_size
+        self.forced = fmt  # --from: no sniffing
+        self.types = types
+        self.format: str | None = None  # the format read (detected or forced), once reading started
+        self.compressed = False  # gzip (by name or by its magic bytes)
         self._gen: Iterator[Any] | None = None
 
     def __iter__(self) -> RecordReader:
@@ -98,13 +105,13 @@ class RecordReader(Iterator[Record]):
 
     def __next__(self) -> Record:
         if self._gen is None:
-            self._gen = _read(self.path, None, self.max_record_size)
+            self._gen = _read(self, None, self.max_record_size)
         return next(self._gen)  # type: ignore[no-any-return]
 
     def items(self, chunk_size: int = CHUNK_SIZE, max_record_size: int | None = None) -> Iterator[Record | bytes]:
         if self._gen is not None:
             raise RuntimeError("items() after iteration started")
-        self._gen = _read(self.path, chunk_size, self.max_record_size, max_record_size)
+        self._gen = _read(self, chunk_size, self.max_record_size, max_record_size)
         return self._gen
 
     def close(self) -> None:
@@ -112,15 +119,24 @@ class RecordReader(Iterator[Record]):
             self._gen.close()  # type: ignore[attr-defined]
 
 
-def read_records(path: str, max_record_size: int = MAX_RECORD_SIZE) -> RecordReader:
-    """Every record of a file, in order; NDJSON in constant memory, no record over ``max_record_size`` bytes held."""
-    return RecordReader(path, max_record_size)
+def read_records(path: str, max_record_size: int = MAX_RECORD_SIZE, fmt: str | None = None,
+                 types: Mapping[str, JType] | None = None) -> RecordReader:
+    """Every record of a file, in order, in constant memory, no record over ``max_record_size``
+    bytes held. The format is told from the content (inside gzip too) unless ``fmt`` names it
+    (``jmsctl.messages.formats``); ``types`` gives property types to a format without them."""
+    return RecordReader(path, max_record_size, fmt, types)
 
 
-def _read(path: str, chunk_size: int | None, limit: int, chunk_limit: int | None = None) -> Iterator[Any]:
-    stream = open_input(path)
+def _read(reader: RecordReader, chunk_size: int | None, limit: int, chunk_limit: int | None = None) -> Iterator[Any]:
+    path = reader.path
+    source = formats.open_source(path, reader.forced)
+    reader.format, reader.compressed = source.format.name, source.compressed
+    stream = source.stream
     name = "<stdin>" if path == "-" else path
     try:
+        if source.format.read is not None:  # a format of its own module: records only
+            yield from source.format.read(stream, name, formats.ReadOptions(limit, reader.types))
+            return
         buffered: Any = stream if isinstance(stream, io.BufferedReader) else io.BufferedReader(stream)  # type: ignore[arg-type, type-var]
         head = buffered.peek(64).lstrip(JSON_WHITESPACE)  # JSON's white space: "\x0c[" is not an array
         if head.startswith(b"\xef\xbb\xbf"):
@@ -136,8 +152,7 @@ def _read(path: str, chunk_size: int | None, limit: int, chunk_limit: int | None
     except READ_ERRORS as exc:
         raise read_failure(name, exc) from None
     finally:
-        if stream is not sys.stdin.buffer:
-            stream.close()
+        source.close()
 
 
 def line_chunks(first: bytes, stream: Any, size: int, name: str = "", limit: int | None = None, lineno: int = 1) -> Iterator[bytes | Record]:

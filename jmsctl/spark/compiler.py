@@ -27,6 +27,7 @@ from collections.abc import Callable
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
+from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
 from jmsctl.spark import arith as A
 from jmsctl.spark import javaops as J
@@ -75,6 +76,8 @@ def compile_column(
     or run as a stack machine; properties looked up per reference or once): the tests force each."""
     if node is None:
         return J.lit(True)
+    if dialects.get(dialect).is_broker:
+        raise ValueError(f"the {dialect} dialect has no Spark column compiler: its selectors run on the local evaluator in Spark")
     compiler = _Compiler(ibm=dialect == "ibm", inline_ops=inline_ops)
     references = [x.name for x in n.walk(node) if isinstance(x, n.Identifier) and x.name not in SELECTOR_HEADERS]
     if len(references) <= shared_lookups:

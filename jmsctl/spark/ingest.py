@@ -73,19 +73,22 @@ class Source:
     label: str
     path: str
     kind: str
+    fmt: str | None = None  # --from: the dump format (read on the driver unless ndjson)
 
 
 def _is_uri(path: str) -> bool:
     return "://" in path and not path.startswith("file://")
 
 
-def plan_inputs(paths: Iterable[str]) -> tuple[list[Source], list[str]]:
-    """The sources to read, in order, and the inputs that cannot be read (reported, skipped)."""
+def plan_inputs(paths: Iterable[str], fmt: str | None = None) -> tuple[list[Source], list[str]]:
+    """The sources to read, in order, and the inputs that cannot be read (reported, skipped).
+    ``fmt`` (--from) names the dump format instead of detecting it; every format other than
+    jmsctl's NDJSON is read on the driver by its local reader."""
     sources: list[Source] = []
     errors: list[str] = []
     for path in paths:
         if path == "-":
-            sources.append(Source("<stdin>", "-", "driver"))
+            sources.append(Source("<stdin>", "-", "driver", fmt))
         elif _is_uri(path):
             kind = "parquet" if path.rstrip("/").endswith(".parquet") or path.endswith("/") else "ndjson"
             sources.append(Source(path, path, kind))
@@ -95,9 +98,9 @@ def plan_inputs(paths: Iterable[str]) -> tuple[list[Source], list[str]]:
             if not files and not os.path.exists(os.path.join(_local(path), "_SUCCESS")):  # an empty Spark output is no error
                 errors.append(f"{path}: a directory without data files")
             for file in files:
-                _classify(file, sources, errors)
+                _classify(file, sources, errors, fmt)
         else:
-            _classify(path, sources, errors)
+            _classify(path, sources, errors, fmt)
     return sources, errors
 
 
@@ -107,29 +110,32 @@ def _local(path: str) -> str:
     return path[len("file://"):] if path.startswith("file://") else path
 
 
-def _classify(path: str, sources: list[Source], errors: list[str]) -> None:
+def _classify(path: str, sources: list[Source], errors: list[str], fmt: str | None = None) -> None:
     local = _local(path)
     try:
         with opened(local) as stream:
             magic = stream.read(4)
-        if magic == PARQUET_MAGIC:
+        if magic == PARQUET_MAGIC and fmt is None:
             sources.append(Source(path, path, "parquet"))
-        elif _line_oriented(local):
+        elif _line_oriented(local, fmt):
             sources.append(Source(path, path, "ndjson"))
         else:
-            sources.append(Source(path, local, "driver"))
+            sources.append(Source(path, local, "driver", fmt))
     except InputError as exc:  # the loader's words: no such file, is a directory, not a gzip file, ...
         errors.append(str(exc))
 
 
-def _line_oriented(path: str) -> bool:
-    """NDJSON, as the local loader decides (a JSON array or one pretty-printed object is read
-    whole, on the driver): its reader gives chunks of lines for NDJSON and records otherwise."""
-    reader = read_records(path)
+def _line_oriented(path: str, fmt: str | None = None) -> bool:
+    """NDJSON, as the local loader decides (a JSON array, one pretty-printed object or another
+    dump format is read on the driver): its reader gives chunks of lines for NDJSON and records
+    otherwise. Gzip without a ``.gz`` name is read on the driver too (Spark goes by the name)."""
+    reader = read_records(path, fmt=fmt)
     try:
         first = next(reader.items(), None)
     finally:
         reader.close()
+    if reader.compressed and not path.endswith(".gz"):
+        return False
     return first is None or isinstance(first, (bytes, OversizedLine))
 
 
@@ -339,7 +345,7 @@ def _driver_frame(spark: SparkSession, source: Source, selector: str | None, dia
     compiled = _compiled(selector, dialect)
     builder = LayoutBuilder()
     rs: list[int] = []
-    for record in read_records(source.path, max_record_size):
+    for record in read_records(source.path, max_record_size, source.fmt):
         if record.message is None:
             assert record.error is not None
             builder.add_rejected(record.raw, record.location, str(record.error))

@@ -32,6 +32,7 @@ from pyspark.sql import functions as F
 from jmsctl import selector as sel
 from jmsctl.filter import Counts
 from jmsctl.messages.loader import MAX_RECORD_SIZE
+from jmsctl.selector import dialects
 from jmsctl.spark.compiler import compile_column
 from jmsctl.spark.ingest import Source, layout_frame, native_verdict, plan_inputs, verdict_frame
 from jmsctl.spark.schema import FALSE, LAYOUT, REJECTED, TRUE, UNKNOWN
@@ -90,7 +91,10 @@ def _replaceable(path: str) -> bool:
 
 def _verdicts(spark: SparkSession, source: Source, index: int, selector: sel.Selector, engine: str, layout: bool, limit: int) -> DataFrame:
     """One source's rows with ``r``, ``n`` and ``src``: layout columns when ``layout``, else raw only."""
-    native = source.kind == "parquet" or (engine == "native" and source.kind == "ndjson")
+    broker = dialects.get(selector.dialect).is_broker  # no Column compiler: the local evaluator runs in Spark
+    if broker and source.kind == "parquet":
+        raise OutputError(f"--dialect {selector.dialect} reads NDJSON sources only in Spark (parquet columns need the Column compiler)")
+    native = not broker and (source.kind == "parquet" or (engine == "native" and source.kind == "ndjson"))
     if not layout and not native and source.kind == "ndjson":
         df = verdict_frame(spark, source, selector.text, selector.dialect, limit)
     elif native:
@@ -149,12 +153,13 @@ def run_filter(
     output_format: str = "ndjson",
     engine: str = "local",
     max_record_size: int = MAX_RECORD_SIZE,
+    source_format: str | None = None,
 ) -> Report:
     """Filter every input; write the selected records to ``output`` (uncommitted) unless None."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
     report = Report()
-    sources, report.input_errors = plan_inputs(paths)
+    sources, report.input_errors = plan_inputs(paths, source_format)
     if not sources:
         return report
     layout = output is not None and output_format == "parquet"
@@ -174,10 +179,11 @@ def run_filter(
     return report
 
 
-def run_convert(spark: SparkSession, paths: list[str], output: Output, max_record_size: int = MAX_RECORD_SIZE) -> Report:
+def run_convert(spark: SparkSession, paths: list[str], output: Output, max_record_size: int = MAX_RECORD_SIZE,
+                source_format: str | None = None) -> Report:
     """Every record of the inputs, rejected ones included (with their error), as parquet."""
     report = Report()
-    sources, report.input_errors = plan_inputs(paths)
+    sources, report.input_errors = plan_inputs(paths, source_format)
     if not sources:
         return report
     frame = _union([layout_frame(spark, s, max_record_size=max_record_size).withColumn("src", F.lit(k)) for k, s in enumerate(sources)])

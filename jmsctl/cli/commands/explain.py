@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 from rich.tree import Tree
 
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware, write_json
 from jmsctl.cli.errors import fail
-from jmsctl.cli.options import max_record_size
+from jmsctl.cli.options import from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import Source, console, print_full
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, read_records
 from jmsctl.messages.model import Message
@@ -22,13 +22,13 @@ from jmsctl.selector.explainer import explain as build_explanation
 _VALUE_STYLE = {"TRUE": "bold green", "FALSE": "bold red", "UNKNOWN": "bold yellow"}
 
 
-def load_message(spec: str, max_size: int = MAX_RECORD_SIZE) -> tuple[str, Message]:
+def load_message(spec: str, max_size: int = MAX_RECORD_SIZE, fmt: str | None = None, types: Any = None) -> tuple[str, Message]:
     """``FILE`` or ``FILE:N`` (record N counting from 0, as ``show --index`` and ``file:[N]``)."""
     path, index = spec, 0
     m = re.fullmatch(r"(.*):(\d+)", spec)
     if m and m.group(1):
         path, index = m.group(1), int(m.group(2))
-    for count, record in enumerate(read_records(path, max_size)):
+    for count, record in enumerate(read_records(path, max_size, fmt, types)):
         if count == index:
             if record.error is not None:
                 raise InputError(f"{record.location}: {record.error}")
@@ -41,17 +41,19 @@ def explain(
     selector: str = typer.Argument(..., help="The selector to explain."),
     message: Optional[str] = typer.Option(None, "--message", "-m", help="FILE or FILE:N (record N, counting from 0): evaluate on that message."),  # noqa: UP045
     output_format: str = typer.Option("text", "--format", help="text or json."),
-    dialect: str = typer.Option("jakarta", "--dialect", help="jakarta (default) or ibm (SEMANTICS.md section 5)."),
+    dialect: str = typer.Option("jakarta", "--dialect", help="jakarta (default), ibm, artemis or activemq (docs/dialects.md)."),
     max_size: int = max_record_size(),
+    source_format: Optional[str] = from_format(),  # noqa: UP045
+    types_file: Optional[str] = property_types(),  # noqa: UP045
 ) -> None:
     """Explain a selector; exit 0 explained, 1 invalid selector, 2 usage or I/O error."""
     if output_format not in ("text", "json") or dialect not in DIALECTS:
-        fail("explain: --format is text or json; --dialect is " + " or ".join(DIALECTS))
+        fail("explain: --format is text or json; --dialect is " + ", ".join(DIALECTS))
     location = None
     msg = None
     if message is not None:
         try:
-            location, msg = load_message(message, max_size)
+            location, msg = load_message(message, max_size, source_format, load_types(types_file))
         except InputError as exc:
             fail(str(exc))
     ex = build_explanation(selector, msg.get if msg is not None else None, dialect)

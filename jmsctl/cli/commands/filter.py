@@ -24,7 +24,7 @@ import typer
 
 from jmsctl import selector as sel
 from jmsctl.cli.errors import fail, say, swapped_arguments
-from jmsctl.cli.options import Dialect, max_record_size
+from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import Source, console, is_terminal, print_full
 from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.filter import Counts, Selection, default_jobs, record_json, select, select_file
@@ -69,7 +69,7 @@ def filter_command(
         None, "--output", "-o", metavar="FILE", help="Write to FILE atomically (temp file renamed at the end; not written on any error)."
     ),
     stats: bool = typer.Option(False, "--stats", help="Print read, TRUE, FALSE, UNKNOWN, rejected and selected counts on stderr."),
-    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help="jakarta (default) or ibm (SEMANTICS.md section 5)."),  # noqa: B008
+    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     skip_invalid: bool = typer.Option(False, "--skip-invalid", help="Count rejected records and go on silently instead of reporting them (exit 2)."),
     validate_all: bool = typer.Option(
         False, "--validate-all",
@@ -84,6 +84,8 @@ def filter_command(
         Engine.fast, "--engine", hidden=True, help="fast (default), noprefilter (fast decode only) or plain (full decode of every record): for tests and benchmarks."
     ),
     max_size: int = max_record_size(),
+    source_format: Optional[str] = from_format(),  # noqa: UP045
+    types_file: Optional[str] = property_types(),  # noqa: UP045
 ) -> None:
     """Write the messages a selector selects. Exit 0 some selected, 1 none, 2 any error."""
     try:
@@ -107,6 +109,7 @@ def filter_command(
 
     counts = Counts()
     errors = 0
+    formats_read: list[tuple[str, str, bool]] = []  # (file, format, detected) for --stats
 
     def input_error(exc: InputError) -> None:
         nonlocal errors
@@ -134,6 +137,9 @@ def filter_command(
         jobs=jobs,
         engine=engine,
         max_record_size=max_size,
+        source_format=source_format,
+        types=load_types(types_file),
+        formats_read=formats_read,
     )
     try:
         if count:
@@ -158,6 +164,10 @@ def filter_command(
         out.discard()  # no-op after a commit; removes the temp file on error or Ctrl-C
         selected.close()
     if stats:
+        # Which format each file was read as, once any is not jmsctl's own (the stats line of an
+        # NDJSON run stays as it always was: scripts read it as the last line).
+        for name, fmt, detected in formats_read if any(f not in ("ndjson", "json") for _, f, _ in formats_read) else ():
+            sys.stderr.write(f"{name}: format {fmt} ({'detected' if detected else '--from'})\n")
         sys.stderr.write(
             f"read {counts.read}, TRUE {counts.true}, FALSE {counts.false}, UNKNOWN {counts.unknown}, "
             f"rejected {counts.rejected}, selected {counts.selected}\n"
@@ -218,6 +228,9 @@ def _all_selected(
     jobs: int | None,
     engine: Engine,
     max_record_size: int,
+    source_format: str | None = None,
+    types: Any = None,
+    formats_read: list[tuple[str, str, bool]] | None = None,
     **options: Any,
 ) -> Generator[Item, None, None]:
     """What every file in turn selects; a file that cannot be read is reported and skipped."""
@@ -225,8 +238,8 @@ def _all_selected(
         if max_count is not None and counts.selected >= max_count:
             return
         n = jobs if jobs is not None else default_jobs(path)
+        reader = read_records(path, max_record_size, source_format, types)
         try:
-            reader = read_records(path, max_record_size)
             if engine is Engine.plain:
                 yield from select(
                     compiled, reader, counts, invert=options["invert"], max_count=max_count, on_rejected=options["on_rejected"]
@@ -238,6 +251,9 @@ def _all_selected(
             )
         except InputError as exc:
             on_error(exc)
+        fmt = getattr(reader, "format", None)  # None: never started
+        if formats_read is not None and fmt is not None:
+            formats_read.append(("<stdin>" if path == "-" else path, fmt, source_format is None))
 
 
 # ----- output --------------------------------------------------------------------------------

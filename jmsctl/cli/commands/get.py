@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import sys
 from enum import Enum
+from typing import Any, Optional
 
 import typer
 
 from jmsctl.cli.errors import fail, swapped_file_first
-from jmsctl.cli.options import max_record_size
+from jmsctl.cli.options import from_format, load_types, max_record_size, property_types
 from jmsctl.exceptions import MessageFormatException, NullPointerException, NumberFormatException
 from jmsctl.messages.conversion import java_to_string, read_as, read_object
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, read_records
@@ -46,10 +47,12 @@ def get(
     as_type: Getter = typer.Option(..., "--as", case_sensitive=False, help="The getter: boolean, byte, short, int, long, float, double, String or object."),  # noqa: B008
     index: int = typer.Option(0, "--index", "-i", min=0, help="Which message of the file (0-based)."),
     max_size: int = max_record_size(),
+    source_format: Optional[str] = from_format(),  # noqa: UP045
+    types_file: Optional[str] = property_types(),  # noqa: UP045
 ) -> None:
     """Read property NAME of a message as get<TYPE>Property would: print the value, or the exception (exit 1)."""
     try:
-        message = _message_at(file, index, max_size)
+        message = _message_at(file, index, max_size, source_format, load_types(types_file))
     except _Failure as exc:
         fail(swapped_file_first(file, name, "FILE NAME") or str(exc))
     value = message.properties.get(name)
@@ -71,11 +74,11 @@ def _java_print(result: object, target: JType) -> str:
     return java_to_string(None if result is None else (target, result))
 
 
-def _message_at(path: str, index: int, max_size: int = MAX_RECORD_SIZE) -> Message:
+def _message_at(path: str, index: int, max_size: int = MAX_RECORD_SIZE, fmt: str | None = None, types: Any = None) -> Message:
     name = "<stdin>" if path == "-" else path
     count = 0
     try:
-        for record in read_records(path, max_size):
+        for record in read_records(path, max_size, fmt, types):
             if count == index:
                 if record.error is not None:
                     raise _Failure(f"{record.location}: {record.error}")

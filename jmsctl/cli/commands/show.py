@@ -14,7 +14,7 @@ import signal
 import sys
 from collections.abc import Iterator
 from enum import Enum
-from typing import Optional
+from typing import Any, Optional
 
 import orjson
 import typer
@@ -25,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from jmsctl.cli.errors import fail, say
-from jmsctl.cli.options import max_record_size
+from jmsctl.cli.options import from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import console
 from jmsctl.messages.encode import message_json
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, Record, read_records
@@ -49,6 +49,8 @@ def show(
         ShowFormat.pretty, "--format", help="pretty (for a person) or json (one typed FORMAT.md object a line, with location)."
     ),
     max_size: int = max_record_size(),
+    source_format: Optional[str] = from_format(),  # noqa: UP045
+    types_file: Optional[str] = property_types(),  # noqa: UP045
 ) -> None:
     """Pretty-print messages. Exit 0 shown, 1 no record selected by --index/--id, 2 rejected record or unreadable file."""
     err = console(stderr=True)
@@ -57,9 +59,10 @@ def show(
     out = _JsonOut() if output_format is ShowFormat.json else _PrettyOut(console())
     failed = selected = skipped = 0
     first_skipped = ""
+    types = load_types(types_file)
     for path in files:
         try:
-            for record in _selected(path, index, max_size):
+            for record in _selected(path, index, max_size, source_format, types):
                 if message_id is not None:
                     if record.message is None:
                         skipped += 1
@@ -82,10 +85,10 @@ def show(
     raise typer.Exit(2 if failed else 0 if selected or (index is None and message_id is None) else 1)
 
 
-def _selected(path: str, index: int | None, max_size: int = MAX_RECORD_SIZE) -> Iterator[Record]:
+def _selected(path: str, index: int | None, max_size: int = MAX_RECORD_SIZE, fmt: str | None = None, types: Any = None) -> Iterator[Record]:
     """Every record of the file, or only record ``index``; a short file is reported to stderr."""
     count = 0
-    for count, record in enumerate(read_records(path, max_size), 1):
+    for count, record in enumerate(read_records(path, max_size, fmt, types), 1):
         if index is None or count - 1 == index:
             yield record
             if index is not None:

@@ -19,7 +19,7 @@ import typer
 
 from jmsctl import selector as sel
 from jmsctl.cli.errors import fail, say, swapped_arguments
-from jmsctl.cli.options import Dialect, max_record_size
+from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, max_record_size
 from jmsctl.cli.render import Source, console, print_full
 from jmsctl.exceptions import InvalidSelectorException
 
@@ -141,9 +141,10 @@ def spark_filter(
     master: Optional[str] = typer.Option(None, "--master", help="Spark master URL; default local[*], an embedded Spark."),  # noqa: UP045
     count: bool = typer.Option(False, "--count", "-c", help="Print the number of selected messages on stdout."),
     skip_invalid: bool = typer.Option(False, "--skip-invalid", help="Count rejected records silently instead of reporting them (exit 2)."),
-    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help="jakarta (default) or ibm (SEMANTICS.md section 5)."),  # noqa: B008
+    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     engine: Engine = typer.Option(Engine.local, "--engine", help="NDJSON input: local (the local evaluator inside the decoding step, faster) or native (the Spark Column)."),  # noqa: B008
     max_size: int = max_record_size(),
+    source_format: Optional[str] = from_format(),  # noqa: UP045
 ) -> None:
     """Filter dumps on Spark; counts on stderr as filter --stats. Exit 0 some selected, 1 none, 2 any error."""
     compiled = _compile(selector, dialect.value, inputs)
@@ -155,7 +156,8 @@ def spark_filter(
         spark = _session(master)
         out = None if output is None else _output(output)
         try:
-            report = run_filter(spark, compiled, inputs, output=out, output_format=output_format.value, engine=engine.value, max_record_size=max_size)
+            report = run_filter(spark, compiled, inputs, output=out, output_format=output_format.value, engine=engine.value, max_record_size=max_size,
+                                source_format=source_format)
         except BaseException:
             if out is not None:
                 out.discard()
@@ -176,6 +178,7 @@ def spark_convert(
     master: Optional[str] = typer.Option(None, "--master", help="Spark master URL; default local[*]."),  # noqa: UP045
     skip_invalid: bool = typer.Option(False, "--skip-invalid", help="Keep rejected records (with their error) without reporting them."),
     max_size: int = max_record_size(),
+    source_format: Optional[str] = from_format(),  # noqa: UP045
 ) -> None:
     """Turn dumps into parquet in the message layout (rejected records kept, with their error). Exit 0, or 2 on any error."""
     with _spark_errors("convert"):
@@ -184,7 +187,7 @@ def spark_convert(
         spark = _session(master)
         out = _output(output)
         try:
-            report = run_convert(spark, inputs, out, max_size)
+            report = run_convert(spark, inputs, out, max_size, source_format)
         except BaseException:
             out.discard()
             raise
@@ -198,7 +201,7 @@ def spark_convert(
 @spark_app.command("explain")
 def spark_explain(
     selector: str = typer.Argument(..., help="The selector."),
-    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help="jakarta (default) or ibm."),  # noqa: B008
+    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     master: Optional[str] = typer.Option(None, "--master", help="Spark master URL; default local[*]."),  # noqa: UP045
 ) -> None:
     """Print the selector's Spark Column and the physical plan of a filter with it."""

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware
 from jmsctl.cli.errors import say
-from jmsctl.cli.options import max_record_size
+from jmsctl.cli.options import from_format, max_record_size
 from jmsctl.cli.render import Format, _gh_escape, console
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, read_records
 from jmsctl.messages.validator import Finding, Schema, SchemaError, Summary, parse_schema, validate
@@ -92,6 +92,7 @@ def validate_command(
     ),
     output_format: Format = typer.Option(Format.full, "--format", help="full (readable, summary table), concise, json or github annotations."),  # noqa: B008
     max_size: int = max_record_size(),
+    source_format: Optional[str] = from_format(),  # noqa: UP045
 ) -> None:
     """Check messages: property names, values, headers, and with --schema the getters. Exit 0 clean (warnings allowed), 1 any error, 2 unreadable input."""
     schema: Schema | None = None
@@ -103,7 +104,7 @@ def validate_command(
                 say(f"{schema_path}: {problem}")
             raise typer.Exit(2) from None
     with closed_pipe_exits_quietly():
-        status = _run(files, schema, output_format, max_size)
+        status = _run(files, schema, output_format, max_size, source_format)
     raise typer.Exit(status)
 
 
@@ -124,7 +125,8 @@ def _stderr(text: str) -> None:
     sys.stderr.flush()
 
 
-def _run(files: list[str], schema: Schema | None, fmt: Format, max_size: int = MAX_RECORD_SIZE) -> int:
+def _run(files: list[str], schema: Schema | None, fmt: Format, max_size: int = MAX_RECORD_SIZE, source_format: str | None = None) -> int:
+    types = {name: t for name, t in schema.items() if t is not None} if schema else None  # also types an untyped dump
     summary = Summary()
     failures: list[str] = []
     con = pipe_aware(console())
@@ -135,7 +137,7 @@ def _run(files: list[str], schema: Schema | None, fmt: Format, max_size: int = M
         out.write('{"findings": [')
     for path in files:
         try:
-            for f in validate(read_records(path, max_size), schema, summary):
+            for f in validate(read_records(path, max_size, source_format, types), schema, summary):
                 if fmt is Format.json:
                     out.write(("\n" if first else ",\n") + orjson.dumps(finding_json(f)).decode())
                     first = False

@@ -1,0 +1,119 @@
+"""``jmsctl scan PATH...``: find selectors in source and config files and check them where they are."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from typing import Any, Optional
+
+import typer
+
+from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware, write_json
+from jmsctl.cli.errors import say
+from jmsctl.cli.render import Source, concise, console, diagnostic_json, github, print_full
+from jmsctl.diagnostics import Diagnostic, locate
+from jmsctl.scan import FileResult, scan_bytes
+from jmsctl.scan.walk import Filters, WalkError, files
+
+VERSION = "0.1.0"
+
+
+class ScanFormat(str, Enum):
+    full = "full"
+    concise = "concise"
+    json = "json"
+    github = "github"
+    sarif = "sarif"
+
+
+def scan(
+    paths: list[str] = typer.Argument(..., help="Files and directories to scan (directories: what .gitignore does not ignore)."),  # noqa: B008
+    include: Optional[list[str]] = typer.Option(None, "--include", metavar="GLOB", help="Scan only files matching GLOB (a name, or a path with '/'); repeatable."),  # noqa: UP045, B008
+    exclude: Optional[list[str]] = typer.Option(None, "--exclude", metavar="GLOB", help="Skip files and directories matching GLOB; repeatable."),  # noqa: UP045, B008
+    output_format: ScanFormat = typer.Option(ScanFormat.full, "--format", help="full (carets, hints), concise, json, github annotations or sarif (SARIF 2.1.0)."),  # noqa: B008
+    strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors (exit 1)."),
+) -> None:
+    """Find selectors in source and config files and check each at its line and column. Exit 0 clean, 1 findings, 2 usage or I/O error.
+
+    Reads Java, Kotlin, Scala, Groovy, XML, .properties, YAML and Python files."""
+    filters = Filters(tuple(include or ()), tuple(exclude or ()))
+    results: list[FileResult] = []
+    failures: list[str] = []
+    scanned = 0
+    for path in paths:
+        try:
+            for name in files(path, filters):
+                scanned += 1
+                result = _scan_file(name, failures)
+                if result is not None:
+                    results.append(result)
+        except WalkError as exc:
+            failures.append(str(exc))
+    for message in failures:
+        say(message)
+    with closed_pipe_exits_quietly():
+        status = _report(results, scanned, output_format, strict)
+    raise typer.Exit(2 if failures else status)
+
+
+def _scan_file(name: str, failures: list[str]) -> FileResult | None:
+    try:
+        with open(name, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        failures.append(f"{name}: {exc.strerror or exc}")
+        return None
+    return scan_bytes(name, data)
+
+
+def _items(results: list[FileResult]) -> list[tuple[FileResult, Diagnostic]]:
+    out: list[tuple[FileResult, Diagnostic]] = []
+    for r in results:
+        out.extend((r, d) for d in r.notes)
+        for c in r.selectors:
+            out.extend((r, d) for d in c.diagnostics)
+    return out
+
+
+def _report(results: list[FileResult], scanned: int, fmt: ScanFormat, strict: bool) -> int:
+    selectors = [c for r in results for c in r.selectors]
+    invalid = sum(1 for c in selectors if c.errors or (strict and c.warnings))
+    warnings = sum(c.warnings for c in selectors)
+    dynamic = sum(1 for c in selectors if c.found.dynamic or any(d.code == "I001" for d in c.diagnostics))
+    summary = {"files": scanned, "selectors": len(selectors), "valid": len(selectors) - invalid, "invalid": invalid,
+               "built_at_run_time": dynamic, "warnings": warnings}
+    if fmt is ScanFormat.sarif:
+        from jmsctl.scan.sarif import document
+
+        write_json(document(((r.path, r.text, d) for r, d in _items(results)), VERSION))
+    elif fmt is ScanFormat.json:
+        write_json({"selectors": [_selector_json(r, c, strict) for r in results for c in r.selectors],
+                    "files_not_scanned": [diagnostic_json(_source(r), d) for r in results for d in r.notes],
+                    "summary": summary})
+    elif fmt is ScanFormat.full:
+        con = pipe_aware(console())
+        for r, d in _items(results):
+            print_full(con, _source(r), [d])
+        con.print(f"{len(selectors)} selector{'s' if len(selectors) != 1 else ''} in {scanned} file{'s' if scanned != 1 else ''}: "
+                  f"{len(selectors) - invalid} valid, {invalid} invalid, {dynamic} built at run time, "
+                  f"{warnings} warning{'s' if warnings != 1 else ''}", markup=False, style="bold red" if invalid else "bold green")
+    else:
+        render = concise if fmt is ScanFormat.concise else github
+        for r, d in _items(results):
+            sys.stdout.write(render(_source(r), d) + "\n")
+    return 1 if invalid else 0
+
+
+def _source(r: FileResult) -> Source:
+    return Source(r.path, r.text, 1, is_file=True)
+
+
+def _selector_json(r: FileResult, c: Any, strict: bool) -> dict[str, Any]:
+    at = locate(r.text, c.found.start)
+    bad = bool(c.errors) or (strict and bool(c.warnings))
+    return {"source": r.path, "line": at.line, "column": at.column, "kind": c.found.kind, "selector": c.text,
+            "built_at_run_time": any(d.code == "I001" for d in c.diagnostics), "valid": not bad,
+            "diagnostics": [diagnostic_json(_source(r), d) for d in c.diagnostics]}
+
+
+__all__ = ["scan"]

@@ -1,0 +1,43 @@
+"""The registry of extractors: one module per kind of file where selectors live.
+
+An extractor names the file suffixes it reads, a trigger (bytes a file must contain to be worth
+parsing: most files of a tree have none, and are skipped unread beyond the search), and a function
+from (path, text) to the selectors found. Adding one is a module and a line in ``_MODULES``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from jmsctl.scan.found import Found
+
+
+@dataclass(frozen=True)
+class Extractor:
+    name: str
+    suffixes: tuple[str, ...]
+    trigger: re.Pattern[bytes]
+    extract: Callable[[str, str], list[Found]]
+
+
+_MODULES = ("jvm", "xml", "properties", "yaml", "python")
+
+
+@cache
+def extractors() -> tuple[Extractor, ...]:
+    return tuple(importlib.import_module(f"jmsctl.scan.extractors.{name}").EXTRACTOR for name in _MODULES)
+
+
+def for_path(path: str) -> Extractor | None:
+    lower = path.lower()
+    for ex in extractors():
+        if lower.endswith(ex.suffixes):
+            return ex
+    return None
+
+
+__all__ = ["Extractor", "extractors", "for_path"]

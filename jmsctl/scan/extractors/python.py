@@ -1,0 +1,126 @@
+"""Selectors in Python: stomp.py ``conn.subscribe(..., headers={"selector": ...})`` (or the
+``selector=`` keyword header), qpid-proton ``Selector("...")`` (proton.reactor) and any
+``"selector": value`` dict entry or ``selector=value`` keyword argument. Python's own tokenizer
+finds the strings; their escapes are decoded here with each character mapped (the file is never
+evaluated). f-strings' replacement fields are holes."""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+
+from jmsctl.scan.extractors import Extractor
+from jmsctl.scan.found import Found, Hole, Mapped, Piece, join
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a", "b": "\b", "0": "\0", "\\": "\\", "'": "'", '"': '"', "\n": ""}
+_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|[0-7]{1,3}|N\{[^}]*\}|.)", re.DOTALL)
+_FIELD = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
+_PREFIX = re.compile(r"^([rRbBuUfF]*)('''|\"\"\"|'|\")")
+
+
+def _string(tok: str, at: int) -> list[Piece]:
+    m = _PREFIX.match(tok)
+    if m is None:
+        return [Hole(at, at + len(tok), tok)]
+    prefix, quote = m.group(1).lower(), m.group(2)
+    start = m.end()
+    body = tok[start : len(tok) - len(quote)]
+    at += start
+    raw, fstring = "r" in prefix, "f" in prefix
+    pieces: list[Piece] = []
+    pos = 0
+    if fstring:
+        for f in _FIELD.finditer(body):
+            pieces.append(_plain(body[pos : f.start()], at + pos, raw))
+            if f.group() in ("{{", "}}"):
+                pieces.append(Mapped.build([(f.group()[0], at + f.start(), at + f.end())]))
+            else:
+                pieces.append(Hole(at + f.start(), at + f.end(), f.group()))
+            pos = f.end()
+    pieces.append(_plain(body[pos:], at + pos, raw))
+    return pieces
+
+
+def _plain(body: str, at: int, raw: bool) -> Mapped:
+    if raw:
+        return Mapped.verbatim(body, at)
+    parts: list[tuple[str, int, int]] = []
+    pos = 0
+    for m in _ESCAPE.finditer(body):
+        parts.extend((ch, at + i, at + i + 1) for i, ch in enumerate(body[pos : m.start()], pos))
+        e = m.group(1)
+        if e[0] in "xuU" and len(e) > 1:
+            ch = chr(int(e[1:], 16))
+        elif e[0] in "01234567":
+            ch = chr(int(e, 8))
+        elif e[0] == "N" and len(e) > 1:
+            import unicodedata
+
+            try:
+                ch = unicodedata.lookup(e[2:-1])
+            except KeyError:
+                ch = m.group()
+        else:
+            ch = _ESCAPES.get(e, m.group())
+        parts.append((ch, at + m.start(), at + m.end()))
+        pos = m.end()
+    parts.extend((ch, at + i, at + i + 1) for i, ch in enumerate(body[pos:], pos))
+    return Mapped.build(parts)
+
+
+def extract(path: str, text: str) -> list[Found]:
+    line_starts = [0]
+    for line in text.splitlines(keepends=True):
+        line_starts.append(line_starts[-1] + len(line))
+    try:
+        toks = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
+                if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return []
+
+    def offset(pos: tuple[int, int]) -> int:
+        return line_starts[pos[0] - 1] + pos[1]
+
+    found: list[Found] = []
+    for i, t in enumerate(toks):
+        start = None
+        kind = ""
+        if t.type == tokenize.STRING and i + 1 < len(toks) and toks[i + 1].string == ":" \
+                and _string(t.string, 0) and _key(t.string) == "selector" and (i == 0 or toks[i - 1].string in ("{", ",")):
+            start, kind = i + 2, "'selector' header"
+        elif t.type == tokenize.NAME and t.string == "selector" and i + 1 < len(toks) and toks[i + 1].string == "=" \
+                and i > 0 and toks[i - 1].string in ("(", ","):
+            start, kind = i + 2, "selector= argument"
+        elif t.type == tokenize.NAME and t.string == "Selector" and i + 1 < len(toks) and toks[i + 1].string == "(":
+            start, kind = i + 2, "proton Selector"
+        if start is None:
+            continue
+        pieces: list[Piece] = []
+        j = start
+        depth = 0
+        while j < len(toks):
+            s = toks[j]
+            if depth == 0 and s.string in (",", ")", "}", "]"):
+                break
+            if s.string in ("(", "[", "{"):
+                depth += 1
+            elif s.string in (")", "]", "}"):
+                depth -= 1
+            if s.type == tokenize.STRING and depth == 0:
+                pieces.extend(_string(s.string, offset(s.start)))
+            elif s.string != "+" or depth:
+                pieces.append(Hole(offset(s.start), offset(s.end), s.string))
+            j += 1
+        if j == start or (j == start + 1 and toks[start].string == "None"):
+            continue
+        found.append(Found(join(pieces), offset(toks[start].start), offset(toks[j - 1].end), kind))
+    return found
+
+
+def _key(tok: str) -> str:
+    m = _PREFIX.match(tok)
+    return tok[m.end() : len(tok) - len(m.group(2))].lower() if m else ""
+
+
+EXTRACTOR = Extractor(name="python", suffixes=(".py",), trigger=re.compile(rb"[Ss]elector"), extract=extract)

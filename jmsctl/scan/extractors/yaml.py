@@ -1,0 +1,108 @@
+"""Selectors in YAML (Spring Boot ``application.yml``, Helm values, Camel K routes): mapping keys
+ending in ``selector`` (``selector:``, ``messageSelector:``, ``message-selector:``) and endpoint URIs
+with ``selector=`` in any value. Scalars: plain, 'single-quoted' (''), "double-quoted" (backslash
+escapes) and block scalars (| literal, > folded), read line by line (YAML 1.2 chapters 7-8) so
+that every character keeps its position; no YAML library needed, no tags or anchors followed."""
+
+from __future__ import annotations
+
+import re
+
+from jmsctl.scan.extractors import Extractor, uri
+from jmsctl.scan.found import Found, Mapped
+
+_KEY = re.compile(r"""^(?P<indent>[ ]*)(?:-[ ]+)*(?P<key>"[^"\n]*"|'[^'\n]*'|[^\s#'"{\[][^:#\n]*?)[ ]*:(?:[ ]+|$)(?P<value>.*)$""")
+_DQ_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", '"': '"', "\\": "\\", "/": "/", " ": " ", "e": "\x1b"}
+_DQ_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
+
+
+def _scalar(value: str, at: int, lines: list[tuple[str, int]], index: int, indent: int) -> Mapped | None:
+    """The scalar starting at ``value`` (file offset ``at``), on line ``index``."""
+    if value.startswith('"'):
+        return _double(value, at)
+    if value.startswith("'"):
+        close = re.match(r"'((?:[^']|'')*)'", value)
+        body = close.group(1) if close else value[1:]
+        pieces, i = [], 0
+        while i < len(body):
+            if body.startswith("''", i):
+                pieces.append(("'", at + 1 + i, at + 3 + i))
+                i += 2
+            else:
+                pieces.append((body[i], at + 1 + i, at + 2 + i))
+                i += 1
+        return Mapped.build(pieces)
+    if value[:1] in ("|", ">"):
+        return _block(value[0] == "|", lines, index, indent)
+    plain = re.split(r"[ \t]#", value, maxsplit=1)[0].rstrip()
+    return Mapped.verbatim(plain, at) if plain else None
+
+
+def _double(value: str, at: int) -> Mapped:
+    pieces: list[tuple[str, int, int]] = []
+    i = 1
+    while i < len(value) and value[i] != '"':
+        m = _DQ_ESCAPE.match(value, i)
+        if m is not None:
+            e = m.group(1)
+            ch = chr(int(e[1:], 16)) if e[0] in "xuU" and len(e) > 1 else _DQ_ESCAPES.get(e, e)
+            pieces.append((ch, at + i, at + m.end()))
+            i = m.end()
+        else:
+            pieces.append((value[i], at + i, at + i + 1))
+            i += 1
+    return Mapped.build(pieces)
+
+
+def _block(literal: bool, lines: list[tuple[str, int]], index: int, indent: int) -> Mapped | None:
+    """The lines after the indicator indented deeper than the key; folded: lines joined by spaces."""
+    body: list[tuple[str, int]] = []
+    block_indent = None
+    for line, at in lines[index + 1 :]:
+        if not line.strip():
+            body.append(("", at))
+            continue
+        own = len(line) - len(line.lstrip(" "))
+        if own <= indent:
+            break
+        block_indent = own if block_indent is None else block_indent
+        body.append((line[block_indent:], at + block_indent))
+    while body and not body[-1][0]:
+        body.pop()
+    if not body:
+        return None
+    pieces: list[tuple[str, int, int]] = []
+    for k, (text, at) in enumerate(body):
+        pieces.extend((ch, at + i, at + i + 1) for i, ch in enumerate(text))
+        if k + 1 < len(body):
+            pieces.append(("\n" if literal or not text else " ", at + len(text), at + len(text) + 1))
+    return Mapped.build(pieces)
+
+
+def extract(path: str, text: str) -> list[Found]:
+    lines: list[tuple[str, int]] = []
+    pos = 0
+    for raw in text.splitlines(keepends=True):
+        lines.append((raw.rstrip("\r\n"), pos))
+        pos += len(raw)
+    found: list[Found] = []
+    for index, (line, at) in enumerate(lines):
+        m = _KEY.match(line)
+        if m is None:
+            continue
+        key = m.group("key").strip("\"'")
+        value_at = at + m.start("value")
+        selector_key = key.lower().endswith("selector")
+        if not selector_key and "selector=" not in m.group("value").lower():
+            continue
+        value = _scalar(m.group("value"), value_at, lines, index, len(m.group("indent")))
+        if value is None:
+            continue
+        if selector_key:
+            found.append(Found((value,), value.starts[0] if value.text else value_at, value_at, f"YAML key {key}"))
+        else:
+            found.extend(Found((s,), s.starts[0] if s.text else value_at, value_at, "endpoint URI") for s in uri.selectors(value))
+    return found
+
+
+EXTRACTOR = Extractor(name="yaml", suffixes=(".yml", ".yaml"), trigger=re.compile(rb"[Ss]elector|SELECTOR"), extract=extract)

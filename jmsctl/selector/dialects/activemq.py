@@ -1,0 +1,43 @@
+"""Apache ActiveMQ Classic (5.x): the shared broker grammar and filter package (see _broker.py), plus
+PropertyExpression's header table, which reads absent headers as the message's field defaults."""
+
+from jmsctl.selector.dialects import Dialect, frozen
+from jmsctl.selector.dialects._broker import AMQ_F, SHARED_EVIDENCE, SHARED_SWITCHES
+from jmsctl.values import BOOLEAN, INT, LONG, STRING
+
+DIALECT = Dialect(
+    name="activemq",
+    title="Apache ActiveMQ Classic",
+    **SHARED_SWITCHES,  # type: ignore[arg-type]
+    double_vs_float="float-cast-throws",
+    function_calls=True,
+    header_defaults=frozen({
+        "JMSPriority": (INT, 0),
+        "JMSDeliveryMode": (STRING, "NON_PERSISTENT"),
+        "JMSTimestamp": (LONG, 0),
+        "JMSExpiration": (LONG, 0),
+        "JMSRedelivered": (BOOLEAN, False),
+        "JMSXDeliveryCount": (INT, 1),
+        "JMSXGroupSeq": (INT, 0),
+        "JMSXGroupFirstForConsumer": (BOOLEAN, False),
+        "JMSActiveMQBrokerInTime": (LONG, 0),
+        "JMSActiveMQBrokerOutTime": (LONG, 0),
+        "JMSActiveMQBrokerPath": (STRING, "null"),
+    }),
+    extra_headers=("JMSDestination", "JMSReplyTo", "JMSExpiration", "JMSRedelivered"),
+    evidence=frozen({
+        **SHARED_EVIDENCE,
+        "double_vs_float": f"{AMQ_F}ComparisonExpression.java compare(): a Float right of a Double is cast back to "
+                           "float, and Double.compareTo(Float) throws ClassCastException: not delivered",
+        "function_calls": "apache/activemq activemq-client/src/main/grammar/SelectorParser.jj (5.17.2) unaryExpr(): "
+                          "LOOKAHEAD(<ID> '(') functionCallExpr(); filter/function/BuiltinFunctionRegistry.java registers "
+                          "INLIST, MAKELIST, REGEX, REPLACE, SPLIT (jmsctl rejects them: not evaluated)",
+        "header_defaults": f"{AMQ_F}PropertyExpression.java JMS_PROPERTY_EXPRESSIONS reads the message's fields: "
+                           "priority (byte, 0 in a new message), isPersistent() ? 'PERSISTENT' : 'NON_PERSISTENT', "
+                           "timestamp and expiration (long, 0), isRedelivered() (false), getRedeliveryCounter() + 1 (1), "
+                           "getGroupSequence() (int, 0), isJMSXGroupFirstForConsumer() (false), broker in/out times (long, 0), "
+                           "Arrays.toString(getBrokerPath()) ('null')",
+        "extra_headers": f"{AMQ_F}PropertyExpression.java evaluates JMSDestination, JMSReplyTo (toString() or NULL), "
+                         "JMSExpiration (long) and JMSRedelivered (boolean)",
+    }),
+)

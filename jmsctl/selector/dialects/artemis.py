@@ -1,0 +1,30 @@
+"""Apache ActiveMQ Artemis: the shared broker grammar and filter package (see _broker.py), plus the
+JMS layer's text rewrite and the server's trimming of the filter string."""
+
+from jmsctl.selector.dialects import Dialect, frozen
+from jmsctl.selector.dialects._broker import ART_F, SHARED_EVIDENCE, SHARED_SWITCHES
+
+DIALECT = Dialect(
+    name="artemis",
+    title="Apache ActiveMQ Artemis",
+    **SHARED_SWITCHES,  # type: ignore[arg-type]
+    blank_is_error=True,
+    quoted_identifiers=True,
+    null_names=("JMSXGroupSeq",),
+    rewrite_delivery_mode_literals=True,
+    double_vs_float="widen",
+    evidence=frozen({
+        **SHARED_EVIDENCE,
+        "blank_is_error": "apache/activemq-artemis artemis-server/src/main/java/org/apache/activemq/artemis/core/filter/"
+                          "impl/FilterImpl.java createFilter() trims the text; the selector parser rejects the empty rest",
+        "rewrite_delivery_mode_literals": "apache/activemq-artemis artemis-commons/src/main/java/org/apache/activemq/artemis/"
+                                          "utils/SelectorTranslator.java: 'PERSISTENT' -> 'DURABLE' and 'NON_PERSISTENT' -> "
+                                          "'NON_DURABLE' anywhere in the text, inside string literals too",
+        "quoted_identifiers": "apache/activemq-artemis artemis-selector/src/main/javacc/StrictParser.jj "
+                              "<QUOTED_ID: '\"' (('\"\"') | ~['\"'])* '\"'> in variable()",
+        "null_names": "apache/activemq-artemis artemis-core-client/src/main/java/org/apache/activemq/artemis/reader/"
+                      "MessageUtil.java setIntProperty(): JMSXGroupSeq goes to the core group sequence, not to a property; "
+                      "SelectorTranslator.java does not translate the name, so the filter finds no such property",
+        "double_vs_float": f"{ART_F}ComparisonExpression.java compare(): a Float right of a Double widens to double",
+    }),
+)

@@ -1,0 +1,5 @@
+"""The standard: the Jakarta Messaging javadoc's selector rules (SEMANTICS.md), every switch off."""
+
+from jmsctl.selector.dialects import Dialect
+
+DIALECT = Dialect(name="jakarta", title="Jakarta Messaging (the standard)")

@@ -1,0 +1,104 @@
+"""Broker dialects: every case of the broker conformance files (the engines' own verdicts), the
+registry's shape, and the fast path = plain evaluator per dialect."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from jmsctl import selector as sel
+from jmsctl.cli.options import Dialect
+from jmsctl.selector import dialects
+from jmsctl.testcases import run_file
+
+BROKERS = Path(__file__).parent / "conformance" / "brokers"
+
+
+@pytest.mark.parametrize("name", ["artemis", "activemq"])
+def test_broker_file_passes_every_case(name: str) -> None:
+    results = list(run_file(str(BROKERS / f"{name}.jsonl")))
+    failed = [f"{r.id}: {r.selector!r} expected {r.expected}, got {r.actual}" for r in results if not r.passed]
+    assert len(results) > 2000
+    assert failed == []
+
+
+def test_registry_names_match_the_cli_choices() -> None:
+    assert dialects.names() == tuple(d.value for d in Dialect)
+    for name in dialects.names():
+        d = dialects.get(name)
+        assert d.name == name
+        default = dialects.get("jakarta").switches()
+        for switch, value in d.switches().items():
+            if value != default[switch]:
+                assert switch in d.evidence, f"{name}.{switch} has no evidence"
+    with pytest.raises(ValueError, match="unknown dialect"):
+        dialects.get("rabbit")
+
+
+@pytest.mark.parametrize(("text", "message", "jakarta", "broker"), [
+    ("NOT a = 1 AND b = 1", {"a": 2, "b": 1}, True, False),  # NOT binds tighter
+    ("x / 2 = 3", {"x": 7}, True, False),  # no integer division
+    ("x = 0xFFFFFFFF", {"x": -1}, True, False),  # hex read as a Long
+    ("a = 1", {"a": 1}, True, True),
+])
+def test_broker_readings_differ_from_the_standard(text: str, message: dict, jakarta: bool, broker: bool) -> None:
+    from jmsctl.adapters import plain_values
+
+    values = plain_values(message)
+    assert sel.evaluate(text, values) is jakarta
+    for name in ("artemis", "activemq"):
+        assert sel.evaluate(text, values, name) is broker
+
+
+@pytest.mark.parametrize("text", ["a = b = c", "x IS NULL IS NULL", "JMSDestination = 'queue://a'", "x = 10L"])
+def test_broker_grammar_accepts(text: str) -> None:
+    assert not sel.analyze(text, "activemq").errors
+    assert not sel.analyze(text, "artemis").errors
+
+
+@pytest.mark.parametrize("text", ["größe > 1", "x = 1)", "x = NULL", "'a' < 1", "1 + 2"])
+def test_broker_grammar_rejects(text: str) -> None:
+    for name in ("artemis", "activemq"):
+        assert sel.analyze(text, name).errors, (name, text)
+
+
+def test_artemis_comment_blank_and_rewrite() -> None:
+    from jmsctl.adapters import plain_values
+
+    assert sel.analyze("   ", "artemis").errors and not sel.analyze("   ", "activemq").errors
+    assert sel.evaluate("x = 1 -- note\nAND y = 2", plain_values({"x": 1, "y": 2}), "artemis") is True
+    persistent = plain_values({"a": "PERSISTENT"})
+    assert sel.evaluate("a = 'PERSISTENT'", persistent, "artemis") is False
+    assert sel.evaluate("a = 'PERSISTENT'", persistent, "activemq") is True
+
+
+def test_activemq_absent_headers_read_defaults() -> None:
+    from jmsctl.adapters import plain_values
+
+    empty = plain_values({})
+    assert sel.evaluate("JMSPriority BETWEEN 0 AND 9", empty, "activemq") is True
+    assert sel.evaluate("JMSPriority BETWEEN 0 AND 9", empty, "artemis") is False
+
+
+def _lines() -> list[bytes]:
+    cases = [json.loads(line) for line in (BROKERS / "activemq.jsonl").read_text(encoding="utf-8").splitlines()[:400]]
+    return [json.dumps(c["message"]).encode() for c in cases if "message" in c]
+
+
+@pytest.mark.parametrize("name", ["jakarta", "ibm", "artemis", "activemq"])
+def test_fast_path_equals_plain_evaluator_per_dialect(name: str) -> None:
+    from jmsctl.filter.fast import Engine
+
+    lines = _lines()
+    for text in ("JMSType = 'car' OR s <> 'x'", "NOT a = 1", "JMSPriority BETWEEN 0 AND 9", "JMSDeliveryMode = 'PERSISTENT'",
+                 "JMSType IN ('car', 'x') AND b > 1"):
+        compiled = sel.compile(text, name)
+        for exact in (True, False):
+            engine = Engine(compiled, exact=exact)
+            for raw in lines:
+                fast, err = engine.judge(raw)
+                plain, perr = engine._plain(raw)
+                assert (fast is True) == (plain is True), (name, text, raw)
+                assert (err is None) == (perr is None)

@@ -1,0 +1,101 @@
+"""The format registry and sniffer (jmsctl.messages.formats): content, not names, tells the format;
+gzip by its magic bytes on files and stdin; --from overrides; a file of no format is one error."""
+
+from __future__ import annotations
+
+import gzip
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jmsctl.messages import formats
+from jmsctl.messages.loader import InputError, read_records
+
+ROOT = Path(__file__).resolve().parent.parent
+NDJSON = b'{"properties":{"x":1}}\n{"properties":{"x":2}}\n'
+
+
+def jmsctl(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "jmsctl", *args], input=stdin, capture_output=True, cwd=ROOT, timeout=60, check=False)
+
+
+def test_every_registered_format_has_a_name_a_sniffer_and_a_reader_or_the_json_loader() -> None:
+    reg = formats.registry()
+    assert {"ndjson", "json"} <= set(reg)
+    for name, fmt in reg.items():
+        assert fmt.name == name and fmt.summary
+        assert 0.0 <= fmt.sniff(b"") <= 1.0
+    assert formats.get("NDJSON") is reg["ndjson"]
+    with pytest.raises(formats.NoFormat, match="the formats are ndjson, json"):
+        formats.get("nope")
+
+
+@pytest.mark.parametrize(("head", "name"), [
+    (b'{"type": "text"}\n', "ndjson"),
+    (b'\xef\xbb\xbf  [{"headers": {}}]', "json"),
+    (b"[]", "json"),
+    (b"", "ndjson"),
+    (b"\x0c\n[", "ndjson"),  # not JSON, but nobody else's either: the loader reports it line by line
+    (b'garbage\n{"properties": {}}\n', "ndjson"),  # a broken first line does not hide NDJSON
+])
+def test_detect(head: bytes, name: str) -> None:
+    fmt = formats.detect(head)
+    assert fmt is not None and fmt.name == name
+
+
+@pytest.mark.parametrize("head", [b"<?xml version='1.0'?><a/>", b"hello world\n", b"* a comment\n"])
+def test_text_of_no_format_is_not_claimed_by_ndjson(head: bytes) -> None:
+    fmt = formats.detect(head)
+    assert fmt is None or fmt.name not in ("ndjson", "json")
+
+
+def test_gzip_found_by_magic_bytes_in_a_file_of_any_name(tmp_path: Path) -> None:
+    p = tmp_path / "dump.bin"
+    p.write_bytes(gzip.compress(NDJSON))
+    reader = read_records(str(p))
+    assert [r.message.properties["x"][1] for r in reader if r.message] == [1, 2]
+    assert reader.format == "ndjson" and reader.compressed
+
+
+def test_gzip_on_stdin() -> None:
+    r = jmsctl("filter", "x = 2", "--stats", stdin=gzip.compress(NDJSON))
+    assert r.returncode == 0 and r.stdout == b'{"properties":{"x":2}}\n'
+    assert r.stderr.decode().splitlines() == ["read 2, TRUE 1, FALSE 1, UNKNOWN 0, rejected 0, selected 1"]
+
+
+def test_a_file_of_no_format_is_one_error_naming_the_formats_tried(tmp_path: Path) -> None:
+    p = tmp_path / "x.txt"
+    p.write_text("<?xml version='1.0'?>\n<nothing/>\n" + "<a/>\n" * 50)
+    r = jmsctl("filter", "x = 1", str(p))
+    assert r.returncode == 2
+    (line,) = r.stderr.decode().splitlines()
+    assert line.startswith(f"jmsctl: error: {p}: not a message dump in a format jmsctl knows (tried ndjson, json")
+    assert "docs/FORMAT.md" in line and "--from" in line
+    with pytest.raises(InputError, match="tried ndjson"):
+        list(read_records(str(p)))
+
+
+def test_broken_dump_named_ndjson_is_still_read_line_by_line(tmp_path: Path) -> None:
+    p = tmp_path / "d.ndjson"
+    p.write_bytes(b"oops\n" + NDJSON)
+    rs = list(read_records(str(p)))
+    assert [r.error is None for r in rs] == [False, True, True]
+
+
+@pytest.mark.parametrize("command", [["filter"], ["validate"], ["show"], ["get"], ["explain"], ["spark", "filter"], ["spark", "convert"]])
+def test_from_is_on_every_command_that_reads_messages(command: list[str]) -> None:
+    r = jmsctl(*command, "--help")
+    assert "--from" in r.stdout.decode(), command
+
+
+def test_from_overrides_detection_and_an_unknown_name_is_a_usage_error(tmp_path: Path) -> None:
+    p = tmp_path / "a.data"
+    p.write_bytes(NDJSON)
+    r = jmsctl("filter", "x = 1", str(p), "--from", "json", "--stats")
+    assert r.returncode == 0 and r.stdout == b'{"properties":{"x":1}}\n'
+    r = jmsctl("filter", "x = 1", str(p), "--from", "nope")
+    assert r.returncode == 2 and b"unknown format 'nope'" in r.stderr
+    for cmd in (["get", str(p), "x", "--as", "int"], ["show", str(p)], ["validate", str(p)], ["explain", "x = 1", "--message", str(p)]):
+        assert jmsctl(*cmd, "--from", "ndjson").returncode == 0, cmd
