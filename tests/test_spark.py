@@ -330,6 +330,10 @@ def test_filter_writes_the_local_filters_bytes_and_counts(spark: Any, tmp_path: 
     assert r.stderr.strip().splitlines()[-1] == stats(counts)
     assert part_files(tmp_path / "out") == expected
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")], "the temporary directory is left behind"
+    # The layout (README): NDJSON part files named .ndjson (Spark's text writer says .txt), and _SUCCESS.
+    names = [p.name for p in (tmp_path / "out").iterdir() if not p.name.startswith(".")]
+    assert "_SUCCESS" in names and not [n for n in names if n.endswith(".txt")]
+    assert [n for n in names if n.startswith("part-")] and all(n.endswith(".ndjson") for n in names if n.startswith("part-"))
 
 
 def test_filter_reports_rejected_records_as_the_local_filter_and_writes_nothing(spark: Any, tmp_path: Path) -> None:

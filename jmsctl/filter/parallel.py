@@ -15,11 +15,17 @@ With ``direct`` (NDJSON output to a file descriptor), each worker writes its blo
 lines to that descriptor itself, in turn (a shared "next block to write" number), and sends only
 counts and rejections: the selected bytes are not copied through a pipe to the parent and written
 again (on a non-selective selector, most of the file).
+
+Workers die with their parent, whatever ends it: on Linux each asks the kernel for SIGKILL when
+its parent dies (``PR_SET_PDEATHSIG``, which covers a SIGKILL of the parent too), and while they
+run the parent's SIGTERM, SIGHUP and SIGINT handlers (``jmsctl.cleanup``) kill them first. An
+orphaned worker would otherwise hold the input and the caller's stdout open for good.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import io
 import multiprocessing
 import os
@@ -30,6 +36,7 @@ import traceback
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from jmsctl import cleanup
 from jmsctl.filter.fast import Batch, Engine
 from jmsctl.messages.loader import line_chunks
 
@@ -118,8 +125,27 @@ class _Turns:
             self.cond.notify_all()
 
 
-def _worker(engine: Engine, path: str, start: int, size: int, block: int, nblocks: int, w: int, jobs: int, out: Any, direct: tuple[int, _Turns] | None) -> None:
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def _die_with_parent(parent: int) -> None:
+    """SIGKILL from the kernel when the parent dies (Linux), and an exit now if it already has:
+    the parent may have died between the fork and the prctl call."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _worker(
+    engine: Engine, path: str, start: int, size: int, block: int, nblocks: int, w: int, jobs: int, out: Any, direct: tuple[int, _Turns] | None,
+    parent: int,
+) -> None:
+    _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends the workers
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM)):
+        signal.signal(sig, signal.SIG_DFL)  # not the parent's clean-up handler: a worker just ends
     try:
         fd = os.open(path, os.O_RDONLY)
         try:
@@ -142,6 +168,8 @@ def _worker(engine: Engine, path: str, start: int, size: int, block: int, nblock
             os.close(fd)
     except BrokenPipeError:
         out.put("BrokenPipeError")
+    except OSError as exc:  # ENOSPC, EIO...: the parent raises it again, as its own write would
+        out.put(("OSError", exc.errno, exc.strerror or str(exc)))
     except BaseException:
         out.put("".join(traceback.format_exc()))
 
@@ -166,12 +194,20 @@ def batches(engine: Engine, path: str, jobs: int, block: int | None = None, dire
     out_fd = direct() if direct is not None and not engine.keep_lines else None
     turns = (out_fd, _Turns(ctx)) if out_fd is not None else None
     procs = [
-        ctx.Process(target=_worker, args=(engine, path, start, size, block, nblocks, w, jobs, queues[w], turns), daemon=True)
+        ctx.Process(target=_worker, args=(engine, path, start, size, block, nblocks, w, jobs, queues[w], turns, os.getpid()), daemon=True)
         for w in range(jobs)
     ]
-    for p in procs:
-        p.start()
+
+    def kill_workers() -> None:
+        for p in procs:
+            if p.pid is not None:
+                with contextlib.suppress(OSError):
+                    os.kill(p.pid, signal.SIGKILL)
+
+    token = cleanup.register("", kill_workers)
     try:
+        for p in procs:
+            p.start()
         for k in range(nblocks):
             w = k % jobs
             while True:
@@ -181,6 +217,8 @@ def batches(engine: Engine, path: str, jobs: int, block: int | None = None, dire
                 except queue.Empty:
                     if not procs[w].is_alive() and queues[w].empty():
                         raise RuntimeError(f"worker {w} for {path} exited with status {procs[w].exitcode}") from None
+            if isinstance(item, tuple):
+                raise OSError(item[1], item[2])
             if isinstance(item, str):
                 if item == "BrokenPipeError":
                     raise BrokenPipeError(f"worker {w} for {path}: the output was closed")
@@ -190,13 +228,15 @@ def batches(engine: Engine, path: str, jobs: int, block: int | None = None, dire
             yield item
     finally:
         for p in procs:
-            if p.is_alive():
+            if p.pid is not None and p.is_alive():
                 p.terminate()
         for p in procs:
-            p.join()
+            if p.pid is not None:
+                p.join()
         for q in queues:
             q.close()
             q.cancel_join_thread()
+        cleanup.unregister(token)
 
 
 __all__ = ["BLOCK_SIZE", "available", "batches"]

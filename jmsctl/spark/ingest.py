@@ -48,7 +48,7 @@ from jmsctl.messages.loader import (
     record_too_large,
 )
 from jmsctl.messages.model import Message
-from jmsctl.spark import ranges
+from jmsctl.spark import ranges, xml_ingest
 from jmsctl.spark.schema import (
     ARROW_VERDICTS,
     FALSE,
@@ -68,7 +68,8 @@ PARQUET_MAGIC = b"PAR1"
 @dataclass(frozen=True)
 class Source:
     """One input file: ``label`` is how locations name it (the path as given), ``kind`` is
-    ``ndjson`` (Spark reads it), ``parquet`` or ``driver`` (JSON array, single object, stdin)."""
+    ``ndjson`` (Spark reads it), ``parquet``, ``artemis-xml`` (Spark's XML reader, xml_ingest.py)
+    or ``driver`` (JSON array, single object, stdin, other dump formats)."""
 
     label: str
     path: str
@@ -117,6 +118,9 @@ def _classify(path: str, sources: list[Source], errors: list[str], fmt: str | No
             magic = stream.read(4)
         if magic == PARQUET_MAGIC and fmt is None:
             sources.append(Source(path, path, "parquet"))
+        elif fmt in (None, "artemis-xml") and magic.lstrip().startswith(b"<"):  # Artemis XML: Spark's XML reader when it can (xml_ingest.py)
+            readable = xml_ingest.spark_readable(local) is not None
+            sources.append(Source(path, path, "artemis-xml") if readable else Source(path, local, "driver", fmt))
         elif _line_oriented(local, fmt):
             sources.append(Source(path, path, "ndjson"))
         else:
@@ -333,6 +337,9 @@ def layout_frame(
         if missing:
             raise InputError(f"{source.label}: not a jmsctl parquet dump (no column {missing[0]})")
         return df.select(*[F.col(f.name).cast(f.dataType).alias(f.name) for f in LAYOUT])
+    if source.kind == "artemis-xml":
+        bindings = xml_ingest.spark_readable(_local(source.path)) or {}
+        return xml_ingest.xml_frame(spark, source.label, source.path, bindings, selector, dialect)
     if source.kind == "driver":
         return _driver_frame(spark, source, selector, dialect, max_record_size)
     rows, by_range = _lines(spark, source)

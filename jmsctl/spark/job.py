@@ -22,6 +22,7 @@ import io
 import os
 import re
 import shutil
+import time
 import uuid
 from dataclasses import dataclass, field
 from functools import reduce
@@ -29,6 +30,7 @@ from functools import reduce
 from pyspark.sql import Column, DataFrame, Observation, SparkSession
 from pyspark.sql import functions as F
 
+from jmsctl import cleanup
 from jmsctl import selector as sel
 from jmsctl.filter import Counts
 from jmsctl.messages.loader import MAX_RECORD_SIZE
@@ -54,11 +56,15 @@ class OutputError(Exception):
 
 
 class Output:
-    """A directory written through a temporary sibling, renamed into place on ``commit``."""
+    """A directory written through a temporary sibling, renamed into place on ``commit``.
+
+    Until then, SIGTERM, SIGHUP and SIGINT (``jmsctl.cleanup``) stop the JVM, so that no task goes
+    on writing, and remove the temporary directory with Spark's ``_temporary`` in it."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.remote = "://" in path and not path.startswith("file://")
+        self._token: int | None = None
         if self.remote:
             self.tmp = path  # a remote file system: Spark writes in place (fails if it exists)
             return
@@ -67,7 +73,20 @@ class Output:
         parent = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(parent):
             raise OutputError(f"{path}: no such directory {parent}")
+        if not os.access(parent, os.W_OK):
+            raise OutputError(f"{path}: cannot create a directory in {parent}")
         self.tmp = os.path.join(parent, f".{os.path.basename(os.path.abspath(path))}.tmp-{uuid.uuid4().hex[:8]}")
+        self._token = cleanup.register(path, self._killed)
+
+    def _killed(self) -> None:
+        """In a signal handler: the JVM (the driver of local and cluster jobs) ended first, then
+        the partial directory removed; once more after a moment if an executor still wrote to it."""
+        _stop_jvm()
+        for _ in range(3):
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            if not os.path.exists(self.tmp):
+                break
+            time.sleep(0.2)
 
     def commit(self) -> None:
         if self.remote:
@@ -75,10 +94,28 @@ class Output:
         if os.path.exists(self.path):
             shutil.rmtree(self.path) if os.path.isdir(self.path) else os.unlink(self.path)
         os.replace(self.tmp, self.path)
+        self._forget()
 
     def discard(self) -> None:
         if not self.remote and os.path.exists(self.tmp):
             shutil.rmtree(self.tmp, ignore_errors=True)
+        self._forget()
+
+    def _forget(self) -> None:
+        if self._token is not None:
+            cleanup.unregister(self._token)
+            self._token = None
+
+
+def _stop_jvm() -> None:
+    """Kill the JVM this process started (pyspark keeps its Popen as ``gateway.proc``)."""
+    from pyspark import SparkContext
+
+    proc = getattr(SparkContext._gateway, "proc", None)
+    if proc is not None:
+        with contextlib.suppress(Exception):
+            proc.kill()
+            proc.wait(timeout=10)
 
 
 def _replaceable(path: str) -> bool:
@@ -175,8 +212,22 @@ def run_filter(
         selected.select(*LAYOUT.fieldNames()).write.parquet(output.tmp)
     else:
         selected.select(F.col("raw").cast("string").alias("value")).write.text(output.tmp)
+        _name_parts(spark, output.tmp, ".txt", ".ndjson")
     _fill(report, observation.get)
     return report
+
+
+def _name_parts(spark: SparkSession, directory: str, old: str, new: str) -> None:
+    """Spark's text writer names its part files ``part-NNNNN-UUID-c000.txt``; they hold NDJSON. Renamed
+    through Hadoop's FileSystem, so that the same works on a local directory and on HDFS or S3."""
+    jvm = spark.sparkContext._jvm
+    assert jvm is not None
+    hpath = jvm.org.apache.hadoop.fs.Path(directory)
+    fs = hpath.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())  # type: ignore[union-attr]
+    for status in fs.listStatus(hpath):
+        name = status.getPath().getName()
+        if name.startswith("part-") and name.endswith(old):
+            fs.rename(status.getPath(), jvm.org.apache.hadoop.fs.Path(hpath, name[: -len(old)] + new))
 
 
 def run_convert(spark: SparkSession, paths: list[str], output: Output, max_record_size: int = MAX_RECORD_SIZE,

@@ -7,18 +7,16 @@ the atomic ``--output`` file and error reporting.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import io
 import os
 import re
 import signal
 import sys
-import tempfile
 from collections.abc import Callable, Generator, Iterable, Iterator
 from enum import Enum
 from pathlib import Path
-from typing import IO, Any, Optional
+from typing import Any, Optional
 
 import typer
 
@@ -30,6 +28,7 @@ from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.filter import Counts, Selection, default_jobs, record_json, select, select_file
 from jmsctl.messages.loader import InputError, Record, judge_line, read_records
 from jmsctl.messages.model import DELIVERY_MODES, HEADER_NAMES, Message
+from jmsctl.outputs import Output, OutputError, open_output
 from jmsctl.values import format_value
 
 PROG = "jmsctl filter"
@@ -66,7 +65,7 @@ def filter_command(
         OutputFormat.ndjson, "--format", help="ndjson (lines as read), json (one array), pretty (readable blocks) or ids (JMSMessageID, else location)."
     ),
     output: Optional[str] = typer.Option(  # noqa: UP045
-        None, "--output", "-o", metavar="FILE", help="Write to FILE atomically (temp file renamed at the end; not written on any error)."
+        None, "--output", "-o", metavar="FILE", help="Write to FILE all or nothing (a temp file renamed at the end; not written on any error or signal). A device, FIFO or socket is written directly."
     ),
     stats: bool = typer.Option(False, "--stats", help="Print read, TRUE, FALSE, UNKNOWN, rejected and selected counts on stderr."),
     dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
@@ -102,7 +101,7 @@ def filter_command(
         print_full(console(stderr=True), source, exc.diagnostics)
         raise typer.Exit(2) from None
     try:
-        out = _Output(output)
+        out = _open(output)
     except _Failure as exc:
         _error(str(exc))
         raise typer.Exit(2) from None
@@ -148,7 +147,7 @@ def filter_command(
             out.stream.write(b"%d\n" % counts.selected)
         else:
             _WRITERS[output_format](selected, out.write)
-        if errors and out.path is not None:
+        if errors and not out.direct:
             _error(f"{out.path} not written because of the errors above")
         else:
             out.commit()
@@ -261,72 +260,22 @@ def _all_selected(
 Write = Callable[[bytes], object]
 
 
-
-class _Output:
-    """Buffered binary stdout, or FILE written through a temp file in the same directory that
-    replaces FILE only on ``commit``: FILE is never seen half written, and stays as it was on error."""
-
-    def __init__(self, path: str | None) -> None:
-        self.path = None if path in (None, "-") else path
-        self._tmp: str | None = None
-        if self.path is None:
-            self.stream: IO[bytes] = sys.stdout.buffer
-            self.write: Write = self.stream.write
-            if is_terminal(sys.stdout):  # a person watching (stdin may be a live feed): no block buffering
-                self.write = self._write_flush
-            return
-        if os.path.isdir(self.path):
-            raise _Failure(f"{self.path}: is a directory")
-        directory = os.path.dirname(os.path.abspath(self.path))
-        try:
-            fd, self._tmp = tempfile.mkstemp(prefix=f".{os.path.basename(self.path)}.", suffix=".tmp", dir=directory)
-        except OSError as exc:
-            raise _Failure(f"cannot write {self.path}: {exc.strerror or exc}") from None
-        self.stream = os.fdopen(fd, "wb", buffering=1 << 16)
-        self.write = self.stream.write
-
-    def _write_flush(self, data: bytes) -> None:
-        self.stream.write(data)
-        if data.endswith(b"\n"):
-            self.stream.flush()
-
-    def descriptor(self) -> int | None:
-        """The output flushed, for other processes to write to its descriptor (None: no real file)."""
-        try:
-            self.stream.flush()
-            return self.stream.fileno()
-        except (OSError, ValueError, io.UnsupportedOperation):
-            return None
-
-    def commit(self) -> None:
-        self.stream.flush()
-        if self._tmp is None or self.path is None:
-            return
-        os.fsync(self.stream.fileno())
-        self.stream.close()
-        os.chmod(self._tmp, _new_file_mode(self.path))
-        os.replace(self._tmp, self.path)
-        self._tmp = None
-
-    def discard(self) -> None:
-        if self._tmp is None:
-            return
-        tmp, self._tmp = self._tmp, None
-        with contextlib.suppress(OSError):
-            self.stream.close()
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-
-
-def _new_file_mode(path: str) -> int:
-    """The mode of the file being replaced, else what open() would give (0666 less the umask)."""
+def _open(path: str | None) -> Output:
+    """stdout, or FILE written all or nothing (``jmsctl.outputs``); ``_Failure`` if it cannot be."""
     try:
-        return os.stat(path).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        out = open_output(path)
+    except OutputError as exc:
+        raise _Failure(str(exc)) from None
+    if out.path is None and is_terminal(sys.stdout):  # a person watching (stdin may be a live feed): no block buffering
+        stream = out.stream
 
+        def write_flush(data: bytes) -> None:
+            stream.write(data)
+            if data.endswith(b"\n"):
+                stream.flush()
+
+        out.write = write_flush  # type: ignore[method-assign]
+    return out
 
 
 def _write_ndjson(items: Iterable[Item], write: Write) -> None:

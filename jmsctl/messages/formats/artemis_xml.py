@@ -16,12 +16,15 @@ in it is read; expat never fetches anything.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 from xml.parsers import expat
 
 from jmsctl.messages.decode import RecordError
+from jmsctl.messages.formats import Format, ReadOptions
 from jmsctl.messages.formats.artemis_core import CoreError, b64decode, decode_map_body, decode_text_body, is_text_body
 from jmsctl.messages.loader import Record, record_too_large
 from jmsctl.messages.model import Message
@@ -62,21 +65,20 @@ class RefusedXML(InputError):
     """A DOCTYPE (DTD, entity declarations, external entities): the whole file is refused."""
 
 
+_ROOT = re.compile(rb"<(?:!DOCTYPE\s+)?(?:activemq-journal|messages)[\s>/\[]")
+
+
 def sniff(head: bytes) -> float:
-    """``<activemq-journal`` or ``<messages`` first (after an XML declaration and comments): sure."""
+    """Markup whose root (or DOCTYPE, refused when read) is ``activemq-journal`` or ``messages``:
+    sure. Other XML is not claimed (a file of no format gets the registry's one error)."""
     start = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if not start.startswith(b"<"):
         return 0.0
-    for root in (b"<activemq-journal", b"<messages"):
-        if root in head[:4096]:
-            return 0.95
-    if start.startswith((b"<?xml", b"<!--", b"<!DOCTYPE")):
-        return 0.5  # some XML: read as Artemis XML, which says what is wrong with it
-    return 0.0
+    return 0.95 if _ROOT.search(head) else 0.0
 
 
 @dataclass
-class _Pending:
+class Pending:
     """One ``<message>`` being read."""
 
     line: int
@@ -102,7 +104,7 @@ class _Parser:
         self.depth = 0
         self.addresses: dict[str, list[str]] = {}  # address -> routing types (address-binding)
         self.queue_bindings: dict[str, tuple[str, str]] = {}  # queue -> (address, routing type)
-        self.msg: _Pending | None = None
+        self.msg: Pending | None = None
         self.in_body = False
         self.in_cdata = False
         self.cdata: list[str] = []
@@ -147,7 +149,7 @@ class _Parser:
         msg = self.msg
         if msg is None:
             if tag == "message":
-                self.msg = _Pending(self.parser.CurrentLineNumber, attrs)
+                self.msg = Pending(self.parser.CurrentLineNumber, attrs)
             elif tag == "address-binding":
                 self.addresses[attrs.get("name", "")] = attrs.get("routing-types", "").split(",")
             elif tag == "queue-binding":
@@ -192,24 +194,55 @@ class _Parser:
                 self.msg.sections.append("".join(self.cdata))
             self.cdata = []
 
-    def _record(self, msg: _Pending) -> Record:
+    def _record(self, msg: Pending) -> Record:
         location = f"{self.name}:{msg.line}"
         ident = msg.attrs.get("id")
         if msg.oversized:
             err = record_too_large(msg.size, self.max_size)
             return Record(location, None, None, RecordError("body", f"message id {ident}: {err.reason}"))
         try:
-            return Record(location, None, _message(msg, self.root == EXPORT_ROOT, self._destination(msg.queues)), None)
+            return Record(location, None, build_message(msg, self.root == EXPORT_ROOT, destination(self.queue_bindings, msg.queues)), None)
         except RecordError as exc:
             return Record(location, None, None, RecordError(exc.field, f"message id {ident}: {exc.reason}"))
 
-    def _destination(self, queues: list[str]) -> str | None:
-        """The JMS destination: the address the message's first queue is bound to, ``queue://`` when
-        that binding is ANYCAST, ``topic://`` when MULTICAST; no binding: the queue itself."""
-        if not queues:
-            return None
-        address, routing = self.queue_bindings.get(queues[0], (queues[0], "ANYCAST"))
-        return ("topic://" if routing.upper() == "MULTICAST" else "queue://") + address
+
+
+def destination(queue_bindings: dict[str, tuple[str, str]], queues: list[str]) -> str | None:
+    """The JMS destination: the address the message's first queue is bound to, ``queue://`` when
+    that binding is ANYCAST, ``topic://`` when MULTICAST; no binding: the queue itself."""
+    if not queues:
+        return None
+    address, routing = queue_bindings.get(queues[0], (queues[0], "ANYCAST"))
+    return ("topic://" if routing.upper() == "MULTICAST" else "queue://") + address
+
+
+def prolog(stream: IO[bytes], name: str) -> tuple[str, dict[str, tuple[str, str]]]:
+    """The root element and the queue bindings, read up to the first message (a DOCTYPE or another
+    root is refused as by ``read``): what a reader of the messages alone (Spark's) needs."""
+    p = _Parser(name, 0)
+    p.parser.StartElementHandler = _stop_at_message(p)
+    try:
+        while block := stream.read(BLOCK):
+            p.parser.Parse(block, False)
+    except _FirstMessage:
+        pass
+    except expat.ExpatError as exc:
+        raise InputError(f"{name}:{exc.lineno}: the XML is broken before its first message: {expat.errors.messages[exc.code]}") from None
+    if p.root is None:
+        raise InputError(f"{name}: not Artemis XML: no root element")
+    return p.root, p.queue_bindings
+
+
+class _FirstMessage(Exception):
+    pass
+
+
+def _stop_at_message(p: _Parser) -> Any:
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        if tag == "message":
+            raise _FirstMessage
+        p._start(tag, attrs)
+    return start
 
 
 def read(stream: IO[bytes], name: str, max_record_size: int = 16 * 1024 * 1024) -> Iterator[Record]:
@@ -234,7 +267,7 @@ def read(stream: IO[bytes], name: str, max_record_size: int = 16 * 1024 * 1024) 
         seen += len(p.done)
         what = "the document ends before it is complete (truncated)" if _truncated(exc) else f"the XML is broken: {expat.errors.messages[exc.code]}"
         yield Record(f"{name}:{exc.lineno}", None, None, RecordError(
-            "", f"{what} at line {exc.lineno}, column {exc.offset + 1}; the {seen} complete messages before it were read, nothing after it"))
+            "", f"{what} (column {exc.offset + 1}); the {seen} complete messages before it were read, nothing after it"))
     if p.root is None and seen == 0:
         raise InputError(f"{name}: not Artemis XML: no root element")
 
@@ -244,7 +277,7 @@ def _truncated(exc: expat.ExpatError) -> bool:
                         expat.errors.codes[expat.errors.XML_ERROR_UNCLOSED_CDATA_SECTION], expat.errors.codes[expat.errors.XML_ERROR_PARTIAL_CHAR])
 
 
-def _message(msg: _Pending, export: bool, destination: str | None) -> Message:
+def build_message(msg: Pending, export: bool, destination: str | None) -> Message:
     attrs = msg.attrs
     kind = attrs.get("type", "default")
     body_type = BODY_TYPES.get(kind.lower())
@@ -277,7 +310,7 @@ def _message(msg: _Pending, export: bool, destination: str | None) -> Message:
     return message
 
 
-def _properties(msg: _Pending, headers: dict[str, Any]) -> tuple[dict[str, TypedValue], tuple[str, ...], dict[str, Any]]:
+def _properties(msg: Pending, headers: dict[str, Any]) -> tuple[dict[str, TypedValue], tuple[str, ...], dict[str, Any]]:
     properties: dict[str, TypedValue] = {}
     nulls: list[str] = []
     source: dict[str, Any] = {}
@@ -345,7 +378,7 @@ def _integral(text: str, jt: JType, where: str) -> int:
     return v
 
 
-def _body(msg: _Pending, body_type: str, export: bool, source: dict[str, Any]) -> Any:
+def _body(msg: Pending, body_type: str, export: bool, source: dict[str, Any]) -> Any:
     if not msg.body_seen:
         return None
     if msg.large:
@@ -364,7 +397,7 @@ def _body(msg: _Pending, body_type: str, export: bool, source: dict[str, Any]) -
     return _typed_body(raw, body_type, source)
 
 
-def _base64(msg: _Pending) -> bytes:
+def _base64(msg: Pending) -> bytes:
     text = "".join(msg.sections) if msg.sections else "".join("".join(msg.text).split())
     try:
         return b64decode(text.strip())
@@ -372,7 +405,7 @@ def _base64(msg: _Pending) -> bytes:
         raise RecordError("body", f"the body {exc}") from None
 
 
-def _chunks(msg: _Pending) -> bytes:
+def _chunks(msg: Pending) -> bytes:
     """A large body: each CDATA section is base64 of its own (XMLMessageExporter writes one per
     1000-byte chunk), so each is decoded alone. Every chunk but the last has the first's size: a
     shorter one in the middle means a chunk went missing or was cut."""
@@ -405,3 +438,16 @@ def _typed_body(raw: bytes, body_type: str, source: dict[str, Any]) -> Any:
     if raw:  # a plain message with a body, a stream body: kept as Artemis wrote them
         source["body"] = raw
     return None
+
+
+def _read(stream: IO[bytes], name: str, options: ReadOptions) -> Iterator[Record]:
+    return read(stream, name, options.max_record_size)
+
+
+def _write(messages: Iterable[Message], out: IO[bytes], lost: Counter[str] | None = None) -> None:
+    from jmsctl.messages.formats.artemis_xml_writer import write  # the writer builds on this module's names
+
+    write(messages, out, lost)
+
+
+FORMAT = Format(NAME, "Artemis XML export (artemis data exp, artemis consumer --data)", sniff, _read, _write, (".xml",))

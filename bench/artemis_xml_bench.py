@@ -1,0 +1,148 @@
+"""Artemis XML benchmark: messages/s and peak memory of the Artemis XML reader next to the NDJSON
+path, on the same messages.
+
+    python bench/artemis_xml_bench.py                  # about 2 GB of Artemis XML (and the same messages as NDJSON)
+    python bench/artemis_xml_bench.py --size-mb 200    # quicker
+    python bench/artemis_xml_bench.py --size-mb 20 --json
+
+It writes a ``data exp`` document of about ``--size-mb`` MB (the messages of samples/orders.ndjson,
+written by jmsctl's Artemis XML writer with Artemis's internal properties, repeated with fresh ids;
+cached in --workdir) and the same messages as NDJSON, then runs, each as a separate process:
+
+- ``xml read``: every record of the XML through ``artemis_xml.read`` (streamed expat, messages built);
+- ``ndjson read``: every record of the NDJSON through the loader (``read_records``), the plain path;
+- ``jmsctl filter --count`` on each file, end to end, with the javadoc example selector.
+
+For each it prints messages/s, MB/s and the peak RSS (``ru_maxrss`` of the child). Peak RSS that
+stays flat from a small to a large document is the constant-memory claim; compare with --size-mb 20.
+Exit status 0 always (a report, not a test); the counts of the runs must agree or it says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import orjson  # noqa: E402
+
+from jmsctl.messages.encode import message_json  # noqa: E402
+from jmsctl.messages.formats import artemis_xml_writer  # noqa: E402
+from jmsctl.messages.loader import read_records  # noqa: E402
+from jmsctl.messages.model import Message  # noqa: E402
+from jmsctl.values import BYTE, STRING  # noqa: E402
+
+SELECTOR = "JMSType = 'car' AND color = 'blue' AND weight > 2500"
+READ_XML = ("import sys; sys.path.insert(0, sys.argv[2]); from jmsctl.messages.formats import artemis_xml\n"
+            "n = bad = 0\nwith open(sys.argv[1], 'rb') as f:\n    for r in artemis_xml.read(f, sys.argv[1]):\n"
+            "        n += 1; bad += r.error is not None\nprint(n, bad)\n")
+READ_NDJSON = ("import sys; sys.path.insert(0, sys.argv[2]); from jmsctl.messages.loader import read_records\n"
+               "n = bad = 0\nfor r in read_records(sys.argv[1]):\n    n += 1; bad += r.error is not None\nprint(n, bad)\n")
+
+
+def base_messages() -> list[Message]:
+    out = []
+    for n, record in enumerate(read_records(str(ROOT / "samples" / "orders.ndjson"))):
+        m = record.message
+        if m is None or m.body_type == "stream":
+            continue
+        props = {k: v for k, v in m.properties.items() if k != "JMSXDeliveryCount"}
+        props["__AMQ_CID"] = (STRING, f"conn-{n % 7}")
+        props["_AMQ_ROUTING_TYPE"] = (BYTE, 1)
+        out.append(Message(m.headers, props, m.body_type, m.body, m.null_properties,
+                           source={"format": "artemis-xml", "bytes_properties": {"_AMQ_DUPL_ID": f"dup-{n}".encode()}}))
+    return out
+
+
+def generate(xml_path: Path, ndjson_path: Path, size_mb: int) -> int:
+    """The XML document (about size_mb MB) and the same messages as NDJSON; returns the count."""
+    base = base_messages()
+    buf = io.BytesIO()
+    artemis_xml_writer.write(base, buf, Counter())
+    doc = buf.getvalue()
+    head_end = doc.index(b"   <messages>\n") + len(b"   <messages>\n")
+    tail_start = doc.rindex(b"   </messages>")
+    blocks = doc[head_end:tail_start].split(b"      <message id=")[1:]
+    lines = [orjson.dumps(message_json(m)) + b"\n" for m in base]
+    target = size_mb * 1024 * 1024
+    n = written = 0
+    with xml_path.open("wb") as xml, ndjson_path.open("wb") as nd:
+        xml.write(doc[:head_end])
+        while written < target:
+            for block, line in zip(blocks, lines, strict=True):
+                rest = block[block.index(b" ") :]
+                piece = b'      <message id="' + str(n).encode() + b'"' + rest
+                xml.write(piece)
+                nd.write(line)
+                written += len(piece)
+                n += 1
+        xml.write(doc[tail_start:])
+    return n
+
+
+def run(cmd: list[str]) -> tuple[float, float, str]:
+    """(seconds, peak RSS in MB of this child alone (wait4), stdout)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        if proc.returncode not in (0, 1):
+            sys.stderr.write(err.read().decode(errors="replace")[-2000:])
+        return elapsed, usage.ru_maxrss / 1024, out.read().decode().strip()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--size-mb", type=int, default=2048, help="size of the XML document (default 2048: about 2 GB)")
+    ap.add_argument("--workdir", default="/tmp/jmsctl-artemis-bench", help="where the generated files are kept (reused when present)")
+    ap.add_argument("--json", action="store_true", help="print the rows as JSON too")
+    args = ap.parse_args()
+    work = Path(args.workdir)
+    work.mkdir(parents=True, exist_ok=True)
+    xml_path, nd_path, count_path = (work / f"export-{args.size_mb}mb.{e}" for e in ("xml", "ndjson", "count"))
+    if not count_path.exists():
+        t = time.perf_counter()
+        count_path.write_text(str(generate(xml_path, nd_path, args.size_mb)))
+        print(f"generated {xml_path} in {time.perf_counter() - t:.1f} s")
+    n = int(count_path.read_text())
+    sizes = {"xml": xml_path.stat().st_size, "ndjson": nd_path.stat().st_size}
+    print(f"{n:,} messages: Artemis XML {sizes['xml'] / 1e6:,.0f} MB, NDJSON {sizes['ndjson'] / 1e6:,.0f} MB")
+    py = sys.executable
+    jmsctl = [py, "-m", "jmsctl", "filter", SELECTOR, "--count"]
+    cases = [
+        ("xml read (artemis_xml.read)", "xml", [py, "-c", READ_XML, str(xml_path), str(ROOT)]),
+        ("ndjson read (read_records)", "ndjson", [py, "-c", READ_NDJSON, str(nd_path), str(ROOT)]),
+        ("jmsctl filter --count, Artemis XML", "xml", [*jmsctl, str(xml_path)]),
+        ("jmsctl filter --count, NDJSON", "ndjson", [*jmsctl, str(nd_path)]),
+    ]
+    rows = []
+    print(f"{'what':40} {'seconds':>8} {'msgs/s':>10} {'MB/s':>7} {'peak RSS MB':>12}  output")
+    for name, kind, cmd in cases:
+        elapsed, peak, out = run(cmd)
+        row = {"what": name, "seconds": round(elapsed, 2), "msgs_per_s": round(n / elapsed), "mb_per_s": round(sizes[kind] / 1e6 / elapsed, 1),
+               "peak_rss_mb": round(peak, 1), "output": out}
+        rows.append(row)
+        print(f"{name:40} {elapsed:8.1f} {row['msgs_per_s']:10,} {row['mb_per_s']:7.1f} {peak:12.1f}  {out}")
+    if rows[0]["output"].split()[0] != rows[1]["output"].split()[0] or rows[2]["output"] != rows[3]["output"]:
+        print("COUNTS DIFFER between the XML and the NDJSON runs")
+    print(f"XML read / NDJSON read: {rows[0]['msgs_per_s'] / rows[1]['msgs_per_s']:.2f}x the messages/s")
+    if args.json:
+        print(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()
