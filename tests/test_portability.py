@@ -234,3 +234,13 @@ def test_explain_has_a_portability_section() -> None:
         assert [d["code"] for d in doc["portability"]["differences"]] == ["W023"]
         text = _jmsctl("explain", "a / 2 = 3").stdout
         assert "Portability" in text and "W023" in text
+
+
+@needs_brokers
+def test_bounded_on_big_selectors() -> None:
+    """Many sites: at most MAX_SITES examined; too long: W030 says the lint did not run."""
+    many = " OR ".join(f"NOT a{i} = {i}" for i in range(60))
+    reports = portability.lint(many, BROKERS)
+    assert len(reports) == portability.MAX_SITES and all(r.diagnostic.code == "W022" for r in reports)
+    (long_report,) = portability.lint("x" * (portability.MAX_LENGTH + 1) + " = 1", BROKERS)
+    assert long_report.diagnostic.code == "W030" and not long_report.witnesses

@@ -36,6 +36,9 @@ from jmsctl.values import STRING, format_plain, java_idiv
 
 STANDARD = "jakarta"
 BUDGET = 1500  # messages tried per search; a clean selector costs one search per dialect
+MAX_SITES = 24  # rewrite sites (NOT, literals, '--') examined per dialect, in source order
+MAX_EVALUATIONS = 200_000  # verdicts computed per selector, all dialects and searches together
+MAX_LENGTH = 100_000  # characters: a longer selector is not compared (W030 says so)
 NAMES = {"jakarta": "the standard", "ibm": "IBM MQ", "artemis": "Artemis", "activemq": "ActiveMQ"}
 CODES = {
     "W020": "a dialect rejects a selector the standard accepts",
@@ -48,6 +51,7 @@ CODES = {
     "W027": "a string literal is rewritten",
     "W028": "a property is ignored (read as NULL)",
     "W029": "a dialect's verdict differs from the standard's",
+    "W030": "not compared: the selector is too long for the lint",
 }
 
 
@@ -82,6 +86,7 @@ class _Readings:
     """Compiled selectors per (text, dialect), and verdicts per (text, dialect, message), cached."""
 
     def __init__(self) -> None:
+        self.evaluations = 0
         self._compiled: dict[tuple[str, str], Any] = {}
         self._verdicts: dict[tuple[str, str, Candidate], str] = {}
         self._messages: dict[Candidate, Any] = {}
@@ -95,12 +100,17 @@ class _Readings:
                 self._compiled[key] = None
         return self._compiled[key]
 
+    @property
+    def exhausted(self) -> bool:
+        return self.evaluations >= MAX_EVALUATIONS
+
     def verdict(self, text: str, dialect: str, c: Candidate) -> str:
         """match, nomatch or error; an exception while evaluating is nomatch (not delivered)."""
         key = (text, dialect, c)
         found = self._verdicts.get(key)
         if found is None:
             compiled = self.compiled(text, dialect)
+            self.evaluations += 1
             if compiled is None:
                 found = "error"
             else:
@@ -197,6 +207,10 @@ def lint(text: str, against: Sequence[str] | None = None, budget: int = BUDGET, 
     targets = [d for d in (against if against is not None else default_targets()) if d != STANDARD and d in sel.DIALECTS]
     if not targets:
         return []
+    if len(text) > MAX_LENGTH:
+        note = Diagnostic("W030", Severity.WARNING, f"not compared with {' and '.join(title(d) for d in targets)}: the selector is "
+                          f"longer than {MAX_LENGTH:,} characters", Span(0, 0), (), "compare a shorter selector, or its parts")
+        return [Report(note, tuple(targets))]
     readings = _Readings()
     std = _analyze(text, STANDARD)
     analyses = {d: _analyze(text, d) for d in targets}
@@ -216,7 +230,7 @@ def _dialect_findings(text: str, d: str, std: sel.Analysis, mine: sel.Analysis, 
         return [Finding("W020", d, first.span, "{who} reject{s} this selector: " + first.message, _rejected_hint(text, first), None,
                         key=first.message)]
     if not std.valid:
-        found = _search(text, ing, budget, lambda c: readings.verdict(text, d, c) == "match")
+        found = _search(text, ing, budget, lambda c: readings.verdict(text, d, c) == "match", readings)
         first = std.errors[0]
         if first.code == "E113":  # a JMS name the standard does not let a selector read
             name = text[first.span.start : first.span.end]
@@ -230,14 +244,15 @@ def _dialect_findings(text: str, d: str, std: sel.Analysis, mine: sel.Analysis, 
     out: list[Finding] = []
     repaired = text
     accepted: list[tuple[int, int, str]] = []
-    for site in _sites(text, std.ast, mine.ast):
+    for site in _sites(text, std.ast, mine.ast)[:MAX_SITES]:
         fixed = _apply(text, [*accepted, *site.edits])
 
         def explained(c: Candidate, fixed: str = fixed, before: str = repaired) -> bool:
             want = readings.verdict(text, STANDARD, c)
             return readings.verdict(before, d, c) != want and readings.verdict(fixed, d, c) == want
 
-        found = _search(text, ing, budget, explained)
+        focus = [x.name for x in n.walk(std.ast) if isinstance(x, n.Identifier) and site.span.start <= x.span.start < site.span.end]
+        found = _search(text, ing, budget, explained, readings, focus=focus)
         if found is not None:
             out.append(Finding(site.code, d, site.span, site.message, site.hint, found, key=site.message))
             accepted += site.edits
@@ -246,9 +261,11 @@ def _dialect_findings(text: str, d: str, std: sel.Analysis, mine: sel.Analysis, 
     return out
 
 
-def _search(text: str, ing: Ingredients, budget: int, pred: Callable[[Candidate], bool],
-            present: frozenset[str] = frozenset()) -> Candidate | None:
-    for c in messages(text, ing, budget, present):
+def _search(text: str, ing: Ingredients, budget: int, pred: Callable[[Candidate], bool], readings: _Readings,
+            present: frozenset[str] = frozenset(), focus: Sequence[str] = ()) -> Candidate | None:
+    for c in messages(text, ing, budget, present, focus):
+        if readings.exhausted:
+            return None
         if pred(c):
             return c
     return None
@@ -265,7 +282,7 @@ def _residual(text: str, repaired: str, d: str, ast: n.Node, ing: Ingredients, r
         return readings.verdict(text, d, c) != want and readings.verdict(repaired, d, c) != want
 
     for _ in range(len(ing.names) + 1):
-        found = _search(text, ing, budget, differs, present)
+        found = _search(text, ing, budget, differs, readings, present)
         if found is None:
             return out
         header = _absent_header(text, repaired, d, found, ing, readings)

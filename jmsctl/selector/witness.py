@@ -10,6 +10,7 @@ deterministic: no message, each identifier alone, each pair, then seeded random 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -234,6 +235,11 @@ def _candidate(values: dict[str, Any]) -> Candidate:
     return Candidate(headers, props)
 
 
+@functools.lru_cache(maxsize=64)
+def _table(ing: Ingredients) -> tuple[tuple[str, list[Any]], ...]:
+    return tuple(candidates(ing.names, ing).items())
+
+
 def candidates(names: Sequence[str], ing: Ingredients) -> dict[str, list[Any]]:
     """Each identifier's values, absent first; names no message can carry (JMSFoo) only absent."""
     table: dict[str, list[Any]] = {}
@@ -251,10 +257,12 @@ def candidates(names: Sequence[str], ing: Ingredients) -> dict[str, list[Any]]:
     return table
 
 
-def messages(text: str, ing: Ingredients, budget: int, present: frozenset[str] = frozenset()) -> Iterator[Candidate]:
-    """At most ``budget`` distinct messages, simplest first; names in ``present`` are never absent."""
-    names = list(ing.names)
-    table = candidates(names, ing)
+def messages(text: str, ing: Ingredients, budget: int, present: frozenset[str] = frozenset(),
+             focus: Sequence[str] = ()) -> Iterator[Candidate]:
+    """At most ``budget`` distinct messages, simplest first; names in ``present`` are never absent, names
+    in ``focus`` (those of the part of the selector in question) are varied first."""
+    names = [*(x for x in focus if x in ing.names), *(x for x in ing.names if x not in focus)]
+    table = dict(_table(ing))
     for name in present:
         if name in table and len(table[name]) > 1:
             table[name] = table[name][1:]

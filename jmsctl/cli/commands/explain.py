@@ -66,8 +66,7 @@ def explain(
             doc["portability"] = {"against": list(targets), "differences": [r.to_dict(selector) for r in differences]}
             write_json(doc)
         else:
-            _print_text(ex, location)
-            _print_portability(Source("<arg>", selector), targets, differences)
+            _print_text(ex, location, targets, differences)
     raise typer.Exit(0 if ex.valid else 1)
 
 
@@ -84,11 +83,13 @@ def _print_portability(src: Source, targets: tuple[str, ...], differences: list[
     print_full(con, src, [r.diagnostic for r in differences])
 
 
-def _print_text(ex: Explanation, location: str | None) -> None:
+def _print_text(ex: Explanation, location: str | None, targets: tuple[str, ...] = (),
+                differences: list[portability.Report] | None = None) -> None:
     con = pipe_aware(console())
     src = Source("<arg>", ex.selector)
     if not ex.valid:
         print_full(con, src, ex.diagnostics)
+        _print_portability(src, targets, differences or [])
         return
     con.print("[bold]Selector[/]  ", ex.selector, sep="")
     con.print("[bold]Canonical[/] ", ex.canonical or "(empty: selects every message)", sep="", markup=True)
@@ -102,6 +103,7 @@ def _print_text(ex: Explanation, location: str | None) -> None:
     warnings = [d for d in ex.diagnostics if not d.is_error]
     con.print(f"[bold]Warnings[/]  {len(warnings) or 'none'}")
     print_full(con, src, warnings)
+    _print_portability(src, targets, differences or [])
     if ex.tree is not None:
         con.print("[bold]Tree[/]" + (f" on {location}" if location else ""))
         con.print(_rich_tree(ex.tree), soft_wrap=False)
