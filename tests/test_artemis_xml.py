@@ -62,7 +62,7 @@ def test_export_text_message_headers_and_properties():
         ("_AMQ_VALIDATED_USER", "alice", "string"), ("_AMQ_DUPL_ID", url64(b"\xfb\xff"), "bytes"), ("__AMQ_CID", "c-1", "string"),
         ("fnan", "NaN", "float"), ("dinf", "-Infinity", "double")])
     [rec] = read(export(message(url64(core_text("héllo 😁")), props), BINDINGS))
-    assert rec.error is None and rec.location == "t.xml:10"
+    assert rec.error is None and rec.location == "t.xml:10 (ID:a1b2)"
     m = rec.message
     assert m.body_type == "text" and m.body == "héllo 😁"
     assert m.headers == {"JMSMessageID": "ID:a1b2", "JMSTimestamp": 1718000000000, "JMSExpiration": 0, "JMSPriority": 4,

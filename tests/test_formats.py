@@ -99,3 +99,10 @@ def test_from_overrides_detection_and_an_unknown_name_is_a_usage_error(tmp_path:
     assert r.returncode == 2 and b"unknown format 'nope'" in r.stderr
     for cmd in (["get", str(p), "x", "--as", "int"], ["show", str(p)], ["validate", str(p)], ["explain", "x = 1", "--message", str(p)]):
         assert jmsctl(*cmd, "--from", "ndjson").returncode == 0, cmd
+
+
+def test_jmsctl_arrays_with_header_names_are_not_fmtn_a() -> None:
+    ours = b'[\n  {"type": "text", "headers": {"JMSDeliveryMode": 1, "JMSMessageID": "ID:1"}, "body": "x"}\n]'
+    assert formats.detect(ours) is formats.get("json")
+    theirs = b'[{"JMSMessageID": "ID:1", "JMSDeliveryMode": 2, "body": "x"}]'  # no typed maps: still fmtn-a's top-level headers
+    assert formats.detect(theirs) is formats.get("fmtn-a")

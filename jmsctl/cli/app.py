@@ -55,6 +55,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "table": ("jmsctl.cli.commands.table", "table"),
     "show": ("jmsctl.cli.commands.show", "show"),
     "validate": ("jmsctl.cli.commands.validate", "validate_command"),
+    "convert": ("jmsctl.cli.commands.convert", "convert"),
     "scan": ("jmsctl.cli.commands.scan", "scan"),
     "spark": ("jmsctl.cli.commands.spark", "spark_app"),
 }

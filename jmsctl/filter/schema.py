@@ -110,6 +110,7 @@ class Record(Struct, forbid_unknown_fields=True, gc=False, tag_field="type"):
 
     headers: Union[Headers, UnsetType] = UNSET  # noqa: UP007
     properties: _Properties = UNSET
+    source: Union[dict[str, Any], UnsetType, None] = UNSET  # noqa: UP007  (docs/FORMAT.md: kept, never selected on)
 
 
 class Text(Record, tag="text"):
@@ -142,6 +143,7 @@ class Untyped(Struct, forbid_unknown_fields=True, gc=False):
     headers: Union[Headers, UnsetType] = UNSET  # noqa: UP007
     properties: _Properties = UNSET
     body: Union[str, UnsetType, None] = UNSET  # noqa: UP007
+    source: Union[dict[str, Any], UnsetType, None] = UNSET  # noqa: UP007
 
 
 decode_typed = msgspec.json.Decoder(Union[Text, Bytes, Object, Map, Stream, Plain]).decode  # noqa: UP007

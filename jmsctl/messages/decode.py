@@ -149,13 +149,16 @@ def decode_message(obj: Any) -> Message:
     """One record -> Message, or RecordError naming the field."""
     if type(obj) is not dict:
         raise RecordError("", f"a message is a JSON object, not {_article(_json_kind(obj))}")
-    unknown = set(obj) - {"type", "headers", "properties", "body"}
+    unknown = set(obj) - {"type", "headers", "properties", "body", "source"}
     if unknown:
-        raise RecordError(sorted(unknown)[0], "unknown top-level key; a message has only type, headers, properties and body")
+        raise RecordError(sorted(unknown)[0], "unknown top-level key; a message has only type, headers, properties, body and source")
     headers = _decode_headers(obj.get("headers", {}))
     properties, nulls = _decode_properties(obj.get("properties", {}))
     body_type, body = _decode_body(obj.get("type"), obj.get("body"), "body" in obj)
-    return Message(headers, properties, body_type, body, nulls)
+    source = obj.get("source")
+    if source is not None and type(source) is not dict:
+        raise RecordError("source", "must be a JSON object (what the dump knew beyond JMS), or absent")
+    return Message(headers, properties, body_type, body, nulls, source=source or None)
 
 
 def _decode_properties(props: Any) -> tuple[dict[str, TypedValue], tuple[str, ...]]:

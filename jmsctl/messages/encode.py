@@ -37,6 +37,8 @@ def message_json(message: Message, location: str | None = None, *, typed: bool =
             out["body"] = [_body_value_json(v, typed) for v in body]
         else:
             out["body"] = body
+    if message.source:
+        out["source"] = message.source
     return out
 
 

@@ -84,11 +84,30 @@ class MessageView:
     headers: tuple[HeaderRow, ...]
     properties: tuple[PropertyRow, ...]
     body: BodyView
+    source: tuple[HeaderRow, ...] = ()  # what the dump knew beyond JMS (Message.source), flattened
 
 
 def message_view(location: str, message: Message) -> MessageView:
     headers = tuple(header_row(name, message.headers[name]) for name in HEADER_NAMES if name in message.headers)
-    return MessageView(visible(location), TYPE_NAMES[message.body_type], headers, property_rows(message), body_view(message))
+    source = tuple(source_rows(message.source)) if message.source else ()
+    return MessageView(visible(location), TYPE_NAMES[message.body_type], headers, property_rows(message), body_view(message), source)
+
+
+def source_rows(source: dict[str, Any], prefix: str = "") -> list[HeaderRow]:
+    """``Message.source`` as rows: nested objects flattened to dotted names, other values as JSON."""
+    rows: list[HeaderRow] = []
+    for key, value in source.items():
+        if isinstance(value, dict) and value:
+            rows += source_rows(value, f"{prefix}{key}.")
+            continue
+        if isinstance(value, (bytes, bytearray)):
+            text = f"byte[{len(value)}] " + bytes(value[:INLINE_BYTES_LIMIT]).hex(" ")
+        elif isinstance(value, str):
+            text = value
+        else:
+            text = json.dumps(value, ensure_ascii=False, default=str)
+        rows.append(HeaderRow(visible(prefix + str(key)), visible(text)))
+    return rows
 
 
 # ----- strings ---------------------------------------------------------------------------------

@@ -12,7 +12,6 @@ from typing import Any
 from jmsctl.diagnostics import Diagnostic, Severity, locate
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-INFORMATION_URI = "https://github.com/jmsctl/jmsctl#jmsctl-scan--check-selectors-where-they-live"
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 # Short descriptions of the codes (README's table); a code not listed takes its first message.
@@ -69,7 +68,7 @@ def document(items: Iterable[tuple[str, str, Diagnostic]], version: str) -> dict
         "$schema": SCHEMA,
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {"name": "jmsctl", "version": version, "informationUri": INFORMATION_URI, "rules": list(rules.values())}},
+            "tool": {"driver": {"name": "jmsctl", "version": version, "rules": list(rules.values())}},
             "originalUriBaseIds": {"%SRCROOT%": {"uri": "file://" + ("" if cwd.startswith("/") else "/") + cwd.rstrip("/") + "/"}},
             "columnKind": "unicodeCodePoints",
             "results": results,
@@ -84,7 +83,7 @@ def _rule(d: Diagnostic) -> dict[str, Any]:
         "name": d.code,
         "shortDescription": {"text": short},
         "fullDescription": {"text": f"JMS message selector: {short}"},
-        "helpUri": INFORMATION_URI,
+        "help": {"text": "Run 'jmsctl check' on the selector for the full diagnostic; the README lists every code."},
         "defaultConfiguration": {"level": _LEVELS[d.severity]},
         "properties": {"tags": ["jms", "selector"]},
     }

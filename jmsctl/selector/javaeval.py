@@ -394,6 +394,8 @@ class _Compiler:
     def _property(self, name: str) -> JVal:
         if name in self.d.null_names:
             return lambda get: None
+        if self.d.field_backed_jmsx and name in _FIELDS:
+            return _FIELDS[name]
         default = self.d.header_defaults.get(name)
         if default is not None:
             return lambda get: get(name) or default
@@ -413,6 +415,53 @@ def _unsigned_zero(v: Any) -> Any:
         return (v[0], 0.0)
     return v
 
+
+def _java_integer(v: Any) -> int | None:
+    """TypeConversionSupport.convert(value, Integer.class): Byte, Short, Integer, or a String that
+    Integer.valueOf() reads; None where it refuses (the JMS setter then throws and sets nothing)."""
+    if v is None:
+        return None
+    if v[0] in (BYTE, SHORT, INT):
+        return int(v[1])
+    if v[0] is STRING and re.fullmatch(r"[+-]?[0-9]+", v[1]) and -(1 << 31) <= int(v[1]) < (1 << 31):
+        return int(v[1])
+    return None
+
+
+def _group_seq(get: Getter) -> Any:
+    seq = _java_integer(get("JMSXGroupSeq"))
+    return (INT, 0 if seq is None else seq)
+
+
+def _delivery_count(get: Getter) -> Any:
+    count = _java_integer(get("JMSXDeliveryCount"))
+    if count is None:
+        redelivered = get("JMSRedelivered")
+        count = 2 if redelivered is not None and redelivered[1] is True else 1
+    return (INT, count)
+
+
+def _redelivered(get: Getter) -> Any:
+    header = get("JMSRedelivered")
+    if header is not None and header[0] is BOOLEAN:
+        return header
+    count = _java_integer(get("JMSXDeliveryCount"))
+    return (BOOLEAN, count is not None and wrap32(count - 1) > 0)  # setRedeliveryCounter(rc - 1)
+
+
+def _group_id(get: Getter) -> Any:
+    v = get("JMSXGroupID")
+    return v if v is None or v[0] is STRING else (STRING, _java_string(v))
+
+
+# ActiveMQ's JMS setters write these names to message fields (ActiveMQMessage.JMS_PROPERTY_SETERS)
+# and PropertyExpression reads the fields back: redeliveryCounter, groupSequence, groupID.
+_FIELDS: dict[str, JVal] = {
+    "JMSXGroupSeq": _group_seq,
+    "JMSXDeliveryCount": _delivery_count,
+    "JMSRedelivered": _redelivered,
+    "JMSXGroupID": _group_id,
+}
 
 _DURABLE = {"PERSISTENT": "DURABLE", "NON_PERSISTENT": "NON_DURABLE"}
 

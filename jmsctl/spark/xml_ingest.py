@@ -4,7 +4,7 @@ splits the document across executors; each row becomes a message through the loc
 
 The driver first reads the document's prolog with the local parser: a DOCTYPE is refused there,
 before Spark opens the file, and the queue bindings (which make JMSDestination) come from it. Spark's
-reader sees no line numbers: a message is located as ``file#id=N`` (its Artemis id). A document the
+reader sees no line numbers: a message is located as ``file#id=N (ID:...)`` (its Artemis id, then its JMSMessageID). A document the
 local reader reads better stays on the driver: ``consumer --data`` files (plain-text bodies, whose
 white space Spark's reader cannot tell from the layout's) and documents that do not end with their
 root's end tag (truncated: the local reader keeps what is complete and reports the break).
@@ -82,7 +82,8 @@ def _batches(batches: Iterator[pa.RecordBatch], label: str, bindings: dict[str, 
         rs: list[int] = []
         for row in batch.to_pylist():
             msg = _pending(row)
-            location = f"{label}#id={msg.attrs.get('id')}"
+            user_id = msg.attrs.get("user-id")
+            location = f"{label}#id={msg.attrs.get('id')}" + (f" (ID:{user_id})" if user_id is not None else "")
             try:
                 message = artemis_xml.build_message(msg, True, artemis_xml.destination(bindings, msg.queues))
             except RecordError as exc:  # worded as the local reader words it

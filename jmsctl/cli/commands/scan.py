@@ -10,10 +10,12 @@ import typer
 
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware, write_json
 from jmsctl.cli.errors import say
+from jmsctl.cli.options import DIALECT_HELP, Dialect
 from jmsctl.cli.render import Source, concise, console, diagnostic_json, github, print_full
 from jmsctl.diagnostics import Diagnostic, locate
 from jmsctl.scan import FileResult, scan_bytes
 from jmsctl.scan.walk import Filters, WalkError, files
+from jmsctl.selector import analyze
 
 VERSION = "0.1.0"
 
@@ -32,6 +34,7 @@ def scan(
     exclude: Optional[list[str]] = typer.Option(None, "--exclude", metavar="GLOB", help="Skip files and directories matching GLOB; repeatable."),  # noqa: UP045, B008
     output_format: ScanFormat = typer.Option(ScanFormat.full, "--format", help="full (carets, hints), concise, json, github annotations or sarif (SARIF 2.1.0)."),  # noqa: B008
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors (exit 1)."),
+    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
 ) -> None:
     """Find selectors in source and config files and check each at its line and column. Exit 0 clean, 1 findings, 2 usage or I/O error.
 
@@ -44,7 +47,7 @@ def scan(
         try:
             for name in files(path, filters):
                 scanned += 1
-                result = _scan_file(name, failures)
+                result = _scan_file(name, failures, dialect.value)
                 if result is not None:
                     results.append(result)
         except WalkError as exc:
@@ -56,14 +59,14 @@ def scan(
     raise typer.Exit(2 if failures else status)
 
 
-def _scan_file(name: str, failures: list[str]) -> FileResult | None:
+def _scan_file(name: str, failures: list[str], dialect: str) -> FileResult | None:
     try:
         with open(name, "rb") as f:
             data = f.read()
     except OSError as exc:
         failures.append(f"{name}: {exc.strerror or exc}")
         return None
-    return scan_bytes(name, data)
+    return scan_bytes(name, data, analyze_text=lambda text: analyze(text, dialect))
 
 
 def _items(results: list[FileResult]) -> list[tuple[FileResult, Diagnostic]]:

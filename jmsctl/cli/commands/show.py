@@ -220,6 +220,12 @@ def render_message(view: MessageView, plain: bool) -> list[RenderableType]:
         out.append(table)
     out.append(_section("Body", view.body.summary))
     out.extend(_body(view.body, plain))
+    if view.source:  # what the dump knew beyond JMS: never seen by selectors
+        out.append(_section("Source", "(not visible to selectors)"))
+        grid = _grid()
+        for row in view.source:
+            grid.add_row(Text(row.name, style="cyan"), Text(row.value))
+        out.append(grid)
     return out
 
 

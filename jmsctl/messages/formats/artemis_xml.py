@@ -195,7 +195,8 @@ class _Parser:
             self.cdata = []
 
     def _record(self, msg: Pending) -> Record:
-        location = f"{self.name}:{msg.line}"
+        user_id = msg.attrs.get("user-id")
+        location = f"{self.name}:{msg.line}" + (f" (ID:{user_id})" if user_id is not None else "")  # as fmtn-a's: position, then the id
         ident = msg.attrs.get("id")
         if msg.oversized:
             err = record_too_large(msg.size, self.max_size)

@@ -56,7 +56,8 @@ def message_dump(message: Message, lost: Counter[str]) -> dict[str, Any]:
     for name in message.null_properties:
         maps["stringProperties"][name] = None  # a -R: setStringProperty(name, null)
     dump.update(maps)
-    dump["objectProperties"] = {}
+    source = message.source or {}
+    dump["objectProperties"] = dict(source.get("objectProperties", {})) if source.get("format") == "fmtn-a" else {}
     kind, body = message.body_type, message.body
     if kind in _TYPES:
         dump["type"] = _TYPES[kind]

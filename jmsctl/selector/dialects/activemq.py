@@ -11,14 +11,12 @@ DIALECT = Dialect(
     **SHARED_SWITCHES,  # type: ignore[arg-type]
     double_vs_float="float-cast-throws",
     function_calls=True,
+    field_backed_jmsx=True,
     header_defaults=frozen({
         "JMSPriority": (INT, 0),
         "JMSDeliveryMode": (STRING, "NON_PERSISTENT"),
         "JMSTimestamp": (LONG, 0),
         "JMSExpiration": (LONG, 0),
-        "JMSRedelivered": (BOOLEAN, False),
-        "JMSXDeliveryCount": (INT, 1),
-        "JMSXGroupSeq": (INT, 0),
         "JMSXGroupFirstForConsumer": (BOOLEAN, False),
         "JMSActiveMQBrokerInTime": (LONG, 0),
         "JMSActiveMQBrokerOutTime": (LONG, 0),
@@ -32,10 +30,13 @@ DIALECT = Dialect(
         "function_calls": "apache/activemq activemq-client/src/main/grammar/SelectorParser.jj (5.17.2) unaryExpr(): "
                           "LOOKAHEAD(<ID> '(') functionCallExpr(); filter/function/BuiltinFunctionRegistry.java registers "
                           "INLIST, MAKELIST, REGEX, REPLACE, SPLIT (jmsctl rejects them: not evaluated)",
+        "field_backed_jmsx": "apache/activemq activemq-client/src/main/java/org/apache/activemq/command/ActiveMQMessage.java "
+                             "JMS_PROPERTY_SETERS: JMSXGroupSeq and JMSXDeliveryCount go through TypeConversionSupport to "
+                             "int fields (byte, short, int or a numeric String; other types are refused), JMSXGroupID to a "
+                             "String field; Message.isRedelivered() is redeliveryCounter > 0; PropertyExpression reads the fields",
         "header_defaults": f"{AMQ_F}PropertyExpression.java JMS_PROPERTY_EXPRESSIONS reads the message's fields: "
                            "priority (byte, 0 in a new message), isPersistent() ? 'PERSISTENT' : 'NON_PERSISTENT', "
-                           "timestamp and expiration (long, 0), isRedelivered() (false), getRedeliveryCounter() + 1 (1), "
-                           "getGroupSequence() (int, 0), isJMSXGroupFirstForConsumer() (false), broker in/out times (long, 0), "
+                           "timestamp and expiration (long, 0), isJMSXGroupFirstForConsumer() (false), broker in/out times (long, 0), "
                            "Arrays.toString(getBrokerPath()) ('null')",
         "extra_headers": f"{AMQ_F}PropertyExpression.java evaluates JMSDestination, JMSReplyTo (toString() or NULL), "
                          "JMSExpiration (long) and JMSRedelivered (boolean)",
