@@ -200,8 +200,8 @@ def _disagreements(engine: activemq_engine.Engine, known: bool) -> tuple[int, li
         pytest.skip("the activemq dialect is not registered")
     cases = [(s, m) for s, m in random_cases(SEED, CASES) if _known(m) is known]
     theirs = engine.verdicts(cases)
-    diffs = [(s, m, t, ours(s, m)) for (s, m), t in zip(cases, theirs, strict=True)]
-    return len(cases), [d for d in diffs if d[2] != d[3]]
+    diffs = [(s, m, t, ours(s, m)) for (s, m), t in zip(cases, theirs, strict=True) if t != "unsendable"]
+    return len(diffs), [d for d in diffs if d[2] != d[3]]
 
 
 def _shown(diffs: list[tuple[str, Any, str, str]]) -> str:
@@ -280,5 +280,7 @@ def test_portability_witnesses_hold_on_the_real_engine(engine: activemq_engine.E
                 claims.append((text, {}, "error"))
     assert len(claims) >= 8
     theirs = engine.verdicts([(t, m) for t, m, _ in claims])
-    wrong = [(t, m, v, e) for (t, m, v), e in zip(claims, theirs, strict=True) if v != e]
+    checked = [(t, m, v, e) for (t, m, v), e in zip(claims, theirs, strict=True) if e != "unsendable"]
+    assert len(checked) >= 8  # witnesses ActiveMQ's client cannot build (JMSXGroupSeq as a long) are not checked
+    wrong = [c for c in checked if c[2] != c[3]]
     assert not wrong, wrong

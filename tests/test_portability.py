@@ -63,6 +63,7 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "header_defaults": ("JMSPriority BETWEEN 0 AND 9", "W025"),
     "negative_zero_reads_zero": None,  # -0.0 read as 0.0: the standard's numeric = says the same
     "null_names": ("JMSXGroupSeq = 1", "W028"),
+    "field_backed_jmsx": ("JMSXDeliveryCount = 2", "W029"),  # a long JMSXDeliveryCount is no int field
     "extra_headers": ("JMSExpiration > 0", "W021"),
     "ibm_whole_false": ("a + 1 > 2 OR b = 1", "W029"),
 }
