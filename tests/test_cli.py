@@ -13,7 +13,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from jmsctl.cli.app import COMMANDS, ErrorStyleGroup, app
+from jmsctl.cli.app import COMMANDS, ErrorStyleGroup, app, root_options
 from tests.ptyrun import run_in_pty as _in_pty
 
 runner = CliRunner()
@@ -219,6 +219,7 @@ def _eager_app() -> typer.Typer:
     """The app as it was written before its commands were loaded lazily: every one registered with typer."""
     eager = typer.Typer(name="jmsctl", help=app.info.help, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                         cls=ErrorStyleGroup)
+    eager.callback()(root_options)
     for name, (module, attr, *_) in COMMANDS.items():
         target = getattr(importlib.import_module(module), attr)
         if isinstance(target, typer.Typer):

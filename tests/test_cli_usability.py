@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -91,3 +92,109 @@ def test_malformed_test_file_exits_2_failing_case_exits_1(tmp_path: Path) -> Non
     r = run("test", str(cases))
     assert r.exit_code == 2
     assert r.stderr.startswith(f"jmsctl: error: {cases}:2: invalid test case 'b': ")
+
+
+# ----- item 2: show --format json is valid input ----------------------------------------------
+
+
+def test_show_json_reads_back_through_filter_and_show() -> None:
+    r = run("show", "--format", "json", str(SAMPLES / "orders-small.ndjson"))
+    assert r.exit_code == 0
+    assert all("location" not in json.loads(line) for line in r.stdout.splitlines())
+    assert run("show", "--format", "json", "-", stdin=r.stdout).stdout == r.stdout
+    counted = run("filter", "JMSType IS NOT NULL OR JMSType IS NULL", "--count", stdin=r.stdout)
+    assert (counted.exit_code, counted.stderr, counted.stdout) == (0, "", f"{len(r.stdout.splitlines())}\n")
+
+
+# ----- item 3: check on empty input -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [["check", "-"], ["check", "-f", "-"], ["check", "-f", "/dev/null"]], ids=" ".join)
+def test_check_on_empty_input_says_so_and_exits_2(args: list[str]) -> None:
+    r = run(*args, stdin="")
+    assert r.exit_code == 2
+    assert r.stderr.startswith("jmsctl: error: ") and "no selectors to check (empty input)" in r.stderr
+
+
+def test_check_on_comments_only_is_empty_too(tmp_path: Path) -> None:
+    f = tmp_path / "sel.txt"
+    f.write_text("# nothing yet\n\n", encoding="utf-8")
+    r = run("check", "-f", str(f))
+    assert (r.exit_code, r.stderr) == (2, f"jmsctl: error: {f}: no selectors to check (empty input)\n")
+    f.write_text("# one\nx = 1\n", encoding="utf-8")
+    assert run("check", "-f", str(f), "-f", "/dev/null").exit_code == 0  # something was checked
+
+
+# ----- item 6: E003 lists only what would be valid ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("x IN ('a'", ("','", "')'")),
+        ("(x = 1", ("an arithmetic operator", "AND", "OR", "')'")),
+        ("x LIKE 'a' ESCAPE", ("a string literal",)),
+        ("x IS NOT", ("NULL",)),
+        ("x BETWEEN 1", ("an arithmetic operator", "AND")),
+    ],
+)
+def test_e003_expected_tokens_are_the_valid_ones(text: str, expected: tuple[str, ...]) -> None:
+    from jmsctl import selector as sel
+
+    diag = sel.analyze(text).errors[0]
+    assert diag.code == "E003"
+    assert diag.expected == expected
+
+
+def test_e003_every_listed_token_continues_to_a_valid_selector() -> None:
+    from jmsctl.selector.expected import viable
+    from jmsctl.selector.parser import _replay
+
+    class NoFallback:
+        def __init__(self) -> None:
+            self.expected: set[str] = set()
+
+    for text in ("x IN ('a'", "(x = 1", "x + ", "x LIKE", "x LIKE 'a' ESCAPE"):
+        acceptable, _ = _replay(text, len(text), NoFallback())  # type: ignore[arg-type]
+        rejected = {t for t in acceptable if not viable(text, t)}
+        assert rejected, text  # the grammar alone accepts more than the checker
+        described = " ".join(sel_expected(text))
+        for t in rejected & {"PLUS", "MINUS", "STAR", "SLASH", "EQ", "NE", "LT", "GT"}:
+            assert {"PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "SLASH": "'/'", "EQ": "'='", "NE": "'<>'",
+                    "LT": "'<'", "GT": "'>'"}[t] not in described, (text, t)
+
+
+def sel_expected(text: str) -> tuple[str, ...]:
+    from jmsctl import selector as sel
+
+    return sel.analyze(text).errors[0].expected
+
+
+# ----- item 10: --version -----------------------------------------------------------------------
+
+
+def test_version_everywhere() -> None:
+    from jmsctl._version import VERSION
+
+    r = run("--version")
+    assert (r.exit_code, r.stdout) == (0, f"jmsctl {VERSION}\n")
+    assert f"jmsctl {VERSION}" in run("--help").stdout
+    stats = run("filter", "JMSType = 'car'", str(SAMPLES / "orders-small.ndjson"), "--stats", "--count")
+    assert f"jmsctl {VERSION}\n" in stats.stderr
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'version = {attr = "jmsctl._version.VERSION"}' in pyproject  # one place for the number
+
+
+# ----- item 16: check --format github -------------------------------------------------------------
+
+
+def test_check_github_has_a_summary_and_strict_warnings_are_errors() -> None:
+    r = run("check", "--format", "github", "x = 010", "y = 1")
+    assert r.exit_code == 0
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("::warning title=W001::")
+    assert lines[-1] == "::notice title=jmsctl check::2 selectors checked: 2 valid, 0 invalid, 1 warning"
+    strict = run("check", "--strict", "--format", "github", "x = 010", "y = 1")
+    assert strict.exit_code == 1
+    assert strict.stdout.splitlines()[0].startswith("::error title=W001::")
+    assert strict.stdout.splitlines()[-1] == "::error title=jmsctl check::2 selectors checked: 1 valid, 1 invalid, 1 warning"

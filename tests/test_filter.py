@@ -143,7 +143,7 @@ def test_counts_add_up_with_skip_invalid(tmp_path: Path) -> None:
     s = stats_of(r.stderr)
     assert s == {"read": 7, "TRUE": 2, "FALSE": 2, "UNKNOWN": 1, "rejected": 2, "selected": 2}
     assert s["read"] == s["TRUE"] + s["FALSE"] + s["UNKNOWN"] + s["rejected"]
-    assert r.stderr.count("\n") == 1  # rejected records are not reported with --skip-invalid
+    assert r.stderr.count("\n") == 2  # the version, the counts: rejected records are not reported with --skip-invalid
 
 
 def test_rejected_record_is_reported_and_exits_2_after_finishing(tmp_path: Path) -> None:

@@ -164,7 +164,7 @@ def test_stdin_that_is_not_utf8_is_an_input_error() -> None:
 
 def test_closed_descriptors() -> None:
     r = subprocess.run(jmsctl("check", "-"), stdin=subprocess.DEVNULL, capture_output=True, env=env(), timeout=60)
-    assert r.returncode == 0 and r.stderr == b""  # no selectors at all
+    assert r.returncode == 2 and r.stderr == b"jmsctl: error: <stdin>: no selectors to check (empty input)\n"
     closed_stdin = subprocess.run(jmsctl("check", "-"), capture_output=True, env=env(), timeout=60, preexec_fn=lambda: os.close(0))
     assert closed_stdin.returncode == 2 and b"Traceback" not in closed_stdin.stderr
     closed_stdout = subprocess.run(jmsctl("check", "x = 1"), stderr=subprocess.PIPE, env=env(), timeout=60, preexec_fn=lambda: os.close(1))

@@ -203,3 +203,21 @@ def test_python_stomp_and_proton() -> None:
            "h = {'selector': None}\n")
     got = [text_of(f) for f in found(python, "a.py", src)]
     assert got == ["a = 'b'", "c = <{x}>", "d = 1"]
+
+
+def test_more_jms_signatures() -> None:
+    src = """class A { void f() {
+        ts.createSubscriber(topic, "a = 1", false);
+        ts.createSubscriber(topic);
+        c.createConnectionConsumer(q, "b = 2", pool, 10);
+        c.createSharedDurableConnectionConsumer(t, "name", "c = 3", pool, 10);
+        endpoint.setSelector("d = 4");
+        spec.messageSelector("e = 5");
+    } }"""
+    assert [text_of(f) for f in found(jvm, "A.java", src)] == ["a = 1", "b = 2", "c = 3", "d = 4", "e = 5"]
+
+
+def test_xml_filter_forms() -> None:
+    src = ('<c><queue name="q"><selector string="a = 1"/></queue><jms:inbound-endpoint><jms:selector expression="b = 2"/>'
+           '</jms:inbound-endpoint><divert name="d" filter="c = 3"/><log filter="not one"/></c>')
+    assert [text_of(f) for f in found(xml, "a.xml", src)] == ["a = 1", "b = 2", "c = 3"]

@@ -74,6 +74,7 @@ def test_url_encoded_selectors_are_named_and_decoded(text: str, column: int, dec
     ("region = #{region}", 10, "#{region}"),
     ("x = {0} AND y = {1}", 5, "{0}"),
     ("x = %s", 5, "%s"),
+    ("x = {{camel.prop}}", 5, "{{camel.prop}}"),
     ("x = %d AND y = 'a'", 5, "%d"),
 ])
 def test_templates_are_not_selectors(text: str, column: int, shown: str) -> None:

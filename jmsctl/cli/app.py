@@ -41,6 +41,8 @@ from typing import Any  # noqa: E402
 import typer  # noqa: E402
 from typer.core import TyperGroup  # noqa: E402
 
+from jmsctl._version import VERSION  # noqa: E402
+
 _end_starting(_starting)
 
 # Each command's module, in the order of ``jmsctl --help``. A module is imported when its command runs
@@ -165,15 +167,30 @@ def _click_error(exc: Any) -> None:
         sys.stderr.write(f"{ctx.get_usage()}\nTry '{ctx.command_path} --help' for help.\n")
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        sys.stdout.write(f"jmsctl {VERSION}\n")
+        raise typer.Exit(0)
+
+
+def root_options(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_show_version, help="Print jmsctl's version and exit."),
+) -> None:
+    # The root command's own options (no docstring: the app's help is its description).
+    pass
+
+
+HELP = f"Jakarta Messaging (JMS) selectors and message dumps (jmsctl {VERSION})."
+
 app = typer.Typer(
     name="jmsctl",
-    help="Jakarta Messaging (JMS) selectors and message dumps: check, explain, test.",
+    help=HELP,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     cls=_Group,
 )
-app.callback()(_no_options)
+app.callback()(root_options)
 
 
 def main() -> None:

@@ -68,9 +68,11 @@ def _gh_escape(text: str, prop: bool = False) -> str:
     return text.replace(":", "%3A").replace(",", "%2C") if prop else text
 
 
-def github(src: Source, diag: Diagnostic) -> str:
+def github(src: Source, diag: Diagnostic, as_error: bool = False) -> str:
+    """A workflow command; ``as_error``: a warning as ``::error`` too (it fails the run, with --strict)."""
     line, col, end_line, end_col = position(src, diag)
-    level = "error" if diag.is_error else "notice" if diag.severity.value == "info" else "warning"
+    severity = diag.severity.value
+    level = "error" if diag.is_error or (as_error and severity == "warning") else "notice" if severity == "info" else "warning"
     props = [f"title={_gh_escape(diag.code, True)}"]
     message = diag.message + "".join(f" ({note})" for note in diag.notes)
     message = message if not diag.hint else f"{message} (hint: {diag.hint})"

@@ -88,15 +88,18 @@ def property_value(v: Any, where: str) -> Any:
 
 
 # A header's selector type; JMSDeliveryMode reads 1 / 2 as its String names, by a table.
-_HEADER_TYPE: dict[str, Any] = {"JMSMessageID": STRING, "JMSCorrelationID": STRING, "JMSType": STRING, "JMSPriority": INT, "JMSTimestamp": LONG}
+_HEADER_TYPE: dict[str, Any] = {"JMSMessageID": STRING, "JMSCorrelationID": STRING, "JMSType": STRING, "JMSPriority": INT, "JMSTimestamp": LONG,
+                                # read only under a broker dialect (the checker rejects them otherwise): Message.selector_values() too
+                                "JMSExpiration": LONG, "JMSRedelivered": BOOLEAN, "JMSDestination": STRING, "JMSReplyTo": STRING}
+_VIEW_HEADERS = frozenset(_HEADER_TYPE) | {"JMSDeliveryMode"}
 _DELIVERY_VIEW: dict[Any, Any] = {written: (STRING, name) for written, name in DELIVERY_MODES.items()}
 
 
 def view_function(names: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
     """record -> {name: (JType, value)} for just these names, as Message.selector_values() would
     give them: headers in their selector types, a property named like a header left out."""
-    headers = tuple((name, _HEADER_TYPE.get(name), _DELIVERY_VIEW if name == "JMSDeliveryMode" else None) for name in names if name in n.HEADERS)
-    props = tuple((name, f"properties.{name}") for name in names if name not in n.HEADERS)
+    headers = tuple((name, _HEADER_TYPE.get(name), _DELIVERY_VIEW if name == "JMSDeliveryMode" else None) for name in names if name in _VIEW_HEADERS)
+    props = tuple((name, f"properties.{name}") for name in names if name not in _VIEW_HEADERS)
     convert = _CONVERT
     # This runs for every line: the usual selector reads one header and one or two properties,
     # and those are read without a loop (a third of the view's time).

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import quote
 
 from jmsctl.diagnostics import Diagnostic, Severity, locate
 
@@ -41,7 +42,7 @@ RULES = {
 def _uri(path: str) -> str:
     rel = os.path.relpath(path) if os.path.isabs(path) or not path.startswith("..") else path
     rel = rel.replace(os.sep, "/")
-    return rel[2:] if rel.startswith("./") else rel
+    return quote(rel[2:] if rel.startswith("./") else rel)  # a URI reference: spaces and '%' escaped
 
 
 def document(items: Iterable[tuple[str, str, Diagnostic]], version: str) -> dict[str, Any]:

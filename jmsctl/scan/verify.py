@@ -22,7 +22,7 @@ from jmsctl.selector import Analysis, analyze
 from jmsctl.selector.hints import PRINTF
 
 _MESSAGE_FORMAT = re.compile(r"\{[0-9]+(?:,[^{}\n]*)?\}")
-_SPRING = re.compile(r"\$\{[^{}\n]*\}|#\{[^{}\n]*\}")
+_SPRING = re.compile(r"\$\{[^{}\n]*\}|#\{[^{}\n]*\}|\{\{[^{}\n]*\}\}")  # Spring/Maven, SpEL, Camel
 IN_QUOTES = "\ue000"  # a private-use character: no rule reads a string's content but LIKE's escapes
 OPERAND = "_jmsctl_hole_"
 _BEFORE_OK = re.compile(r"(?:^\s*|[=<>+\-*/(,]\s*|\b(?:AND|OR|NOT|BETWEEN|LIKE|ESCAPE|IN)\s+)$", re.IGNORECASE)
@@ -91,7 +91,7 @@ def _placeholder_matches(text: str, quoted: bool, found: Found) -> list[re.Match
 
 def verify(found: Found, analyze_text: Callable[[str], Analysis] = analyze) -> Checked:
     pieces = placeholders(found)
-    shown = "".join(p.text if isinstance(p, Mapped) else p.source for p in pieces)
+    shown = "".join(p.text if isinstance(p, Mapped) else _written(p) for p in pieces)
     holes = [p for p in pieces if isinstance(p, Hole)]
     if not any(isinstance(p, Mapped) and p.text.strip() for p in pieces):
         if not holes:
@@ -107,6 +107,13 @@ def verify(found: Found, analyze_text: Callable[[str], Analysis] = analyze) -> C
     if holes:
         out.insert(0, _info(found, holes, checked=True))
     return Checked(found, shown, tuple(out))
+
+
+def _written(hole: Hole) -> str:
+    """A hole as shown in the selector's text: a placeholder as written, code as «code»."""
+    if _SPRING.fullmatch(hole.source) or _MESSAGE_FORMAT.fullmatch(hole.source) or PRINTF.fullmatch(hole.source) or hole.source.startswith("$"):
+        return hole.source
+    return f"«{hole.source}»"
 
 
 def _stand_in(pieces: list[Piece]) -> tuple[str, list[int], list[int], list[Span], bool]:

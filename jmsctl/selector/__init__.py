@@ -58,7 +58,12 @@ def analyze(text: str, dialect: str = "jakarta") -> Analysis:
         try:
             ast = parse(text)
         except SelectorError as exc:
-            return Analysis(text, None, (refine(text, exc.diagnostic),))
+            diagnostic = refine(text, exc.diagnostic)
+            if diagnostic.code == "E003":  # only what would be valid there, not all the permissive grammar takes
+                from jmsctl.selector.expected import narrow
+
+                diagnostic = narrow(text, diagnostic)
+            return Analysis(text, None, (diagnostic,))
         except RecursionError:  # pragma: no cover - no stage recurses along the input; belt and braces
             from jmsctl.diagnostics import Span
 

@@ -15,8 +15,8 @@ from urllib.parse import unquote_plus
 from jmsctl.diagnostics import Diagnostic, Span, error
 from jmsctl.selector.limits import clip
 
-# ${name} (Spring, Maven, shells), #{expr} (SpEL), {0} (MessageFormat), %s %d %1$s (printf).
-TEMPLATE = re.compile(r"\$\{[^{}\n]*\}|#\{[^{}\n]*\}|\{[0-9]+(?:,[^{}\n]*)?\}")
+# ${name} (Spring, Maven, shells), #{expr} (SpEL), {{name}} (Camel), {0} (MessageFormat), %s %d %1$s (printf).
+TEMPLATE = re.compile(r"\$\{[^{}\n]*\}|#\{[^{}\n]*\}|\{\{[^{}\n]*\}\}|\{[0-9]+(?:,[^{}\n]*)?\}")
 PRINTF = re.compile(r"%(?:[0-9]+\$)?[-#+ 0,(]*[0-9]*(?:\.[0-9]+)?[sdfxXcbeEgGn]")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _QUOTED = re.compile(r"'[^']*(?:''[^']*)*'")

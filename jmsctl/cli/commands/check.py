@@ -19,6 +19,7 @@ from rich.console import Console
 
 from jmsctl import selector as sel
 from jmsctl.cli.errors import fail
+from jmsctl.cli.options import DIALECT_HELP, Dialect
 from jmsctl.cli.render import Format, Source, concise, console, diagnostic_json, github, print_full
 from jmsctl.diagnostics import Diagnostic
 from jmsctl.messages.loader import InputError, opened
@@ -61,7 +62,8 @@ def check(
     file: Optional[list[str]] = typer.Option(None, "--file", "-f", help="A file of selectors, one per line ('#' comments, blank lines skipped)."),  # noqa: UP045, B008
     output_format: Format = typer.Option(Format.full, "--format", help="full (carets, hints), concise, json or github annotations."),  # noqa: B008
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors (exit 1)."),
-    portability: bool = typer.Option(False, "--portability", help="Also warn (W020-W029, with a witness message) where a broker dialect reads the selector differently from the standard."),
+    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
+    portability: bool = typer.Option(False, "--portability", help="Also warn (W020-W030, with a witness message) where a broker dialect reads the selector differently from the standard."),
     against: Optional[list[str]] = typer.Option(None, "--against", metavar="DIALECT", help="Dialects --portability compares with (repeatable; default: every broker dialect but ibm)."),  # noqa: UP045, B008
     mistyped: bool = typer.Option(False, "--mistyped", help="With --portability: also try witnesses whose properties have a kind the selector does not expect (an int where LIKE wants a String)."),
 ) -> None:
@@ -80,6 +82,9 @@ def check(
         fail(str(exc))
     if not args and not file:
         fail("check: give selectors as arguments, -f FILE, or '-' for stdin")
+    if not sources:  # an empty file or stdin: nothing was checked, which is not "all valid" (grep -f /dev/null: 2)
+        names = [p if p != "-" else "<stdin>" for p in [*(a for a in args if a == "-"), *(file or [])]]
+        fail(f"{', '.join(dict.fromkeys(names))}: no selectors to check (empty input)")
     unknown = [d for d in against or [] if d not in sel.DIALECTS]
     if unknown:
         fail(f"check: unknown dialect {unknown[0]!r} for --against: one of {', '.join(sel.DIALECTS)}")
@@ -87,7 +92,7 @@ def check(
         fail("check: --against and --mistyped go with --portability")
     lint = _portability_lint(against, mistyped) if portability else None
     with closed_pipe_exits_quietly():
-        status = _report(sources, output_format, strict, lint)
+        status = _report(sources, output_format, strict, dialect.value, lint)
     raise typer.Exit(status)
 
 
@@ -101,14 +106,13 @@ def _portability_lint(against: list[str] | None, mistyped: bool) -> Lint:
     return lambda text, own: portability.combined(own, portability.diagnostics(text, against or None, mistyped=mistyped))
 
 
-def _report(sources: list[Source], fmt: Format, strict: bool, lint: Lint | None = None) -> int:
+def _report(sources: list[Source], fmt: Format, strict: bool, dialect: str = "jakarta", lint: Lint | None = None) -> int:
     """Write the diagnostics; the text formats stream them, selector by selector (``| head`` sees them at once)."""
     con = pipe_aware(console())
     json_results: list[dict[str, Any]] = []
     invalid = warnings = 0
-    render = concise if fmt is Format.concise else github
     for src in sources:
-        analysis = sel.analyze(src.text)
+        analysis = sel.analyze(src.text, dialect)
         found = analysis.diagnostics if lint is None else lint(src.text, analysis.diagnostics)
         found_warnings = [d for d in found if not d.is_error]
         bad = bool(analysis.errors) or (strict and bool(found_warnings))
@@ -119,18 +123,28 @@ def _report(sources: list[Source], fmt: Format, strict: bool, lint: Lint | None 
                                  "diagnostics": [diagnostic_json(src, d) for d in found]})
         elif fmt is Format.full:
             print_full(con, src, found)
+        elif fmt is Format.github:
+            for d in found:
+                sys.stdout.write(github(src, d, as_error=strict) + "\n")  # --strict: a warning fails the run, so it is an error
         else:
             for d in found:
-                sys.stdout.write(render(src, d) + "\n")
+                sys.stdout.write(concise(src, d) + "\n")
     checked = len(sources)
     if fmt is Format.json:
         summary = {"checked": checked, "valid": checked - invalid, "invalid": invalid, "warnings": warnings}
         write_json({"selectors": json_results, "summary": summary})
     elif fmt is Format.full:
-        noun = "selector" if checked == 1 else "selectors"
-        con.print(f"{checked} {noun} checked: {checked - invalid} valid, {invalid} invalid, {warnings} warning{'s' if warnings != 1 else ''}",
-                  markup=False, style="bold red" if invalid else "bold green")
+        con.print(summary_line(checked, invalid, warnings), markup=False, style="bold red" if invalid else "bold green")
+    elif fmt is Format.github:
+        # A notice in the log (and the annotations list): the run's outcome in one line, as full's last line.
+        level = "error" if invalid else "notice"
+        sys.stdout.write(f"::{level} title=jmsctl check::{summary_line(checked, invalid, warnings)}\n")
     return 1 if invalid else 0
+
+
+def summary_line(checked: int, invalid: int, warnings: int) -> str:
+    noun = "selector" if checked == 1 else "selectors"
+    return f"{checked} {noun} checked: {checked - invalid} valid, {invalid} invalid, {warnings} warning{'s' if warnings != 1 else ''}"
 
 
 # ----- shared by check, explain and test ----------------------------------------------------

@@ -21,6 +21,7 @@ from typing import Any, Optional
 import typer
 
 from jmsctl import selector as sel
+from jmsctl._version import VERSION
 from jmsctl.cli.errors import fail, say, swapped_arguments
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import Source, console, is_terminal, print_full
@@ -28,6 +29,7 @@ from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.filter import Counts, Selection, default_jobs, record_json, select, select_file
 from jmsctl.messages.loader import InputError, Record, judge_line, read_records
 from jmsctl.messages.model import DELIVERY_MODES, HEADER_NAMES, Message
+from jmsctl.messages.rejections import Rejections
 from jmsctl.outputs import Output, OutputError, open_output
 from jmsctl.values import format_value
 
@@ -115,10 +117,13 @@ def filter_command(
         errors += 1
         _error(str(exc))
 
+    # Capped per file; a file that is no dump given up on.
+    rejections = Rejections(None if skip_invalid else say, lambda: counts.true + counts.false + counts.unknown)
+
     def rejected(record: Record) -> None:
         nonlocal errors
-        errors += 1
-        say(f"{record.location}: {record.error}")
+        errors += 0 if skip_invalid else 1
+        rejections(record)
 
     selected = _all_selected(
         paths,
@@ -127,7 +132,8 @@ def filter_command(
         counts,
         invert=invert,
         max_count=max_count,
-        on_rejected=None if skip_invalid else rejected,
+        on_rejected=rejected,
+        rejections=rejections,
         exact=stats,
         validate_all=validate_all,
         direct=out.descriptor if output_format is OutputFormat.ndjson and not count else None,
@@ -163,6 +169,7 @@ def filter_command(
         out.discard()  # no-op after a commit; removes the temp file on error or Ctrl-C
         selected.close()
     if stats:
+        sys.stderr.write(f"jmsctl {VERSION}\n")  # which engine counted, for a report pasted into a ticket
         # Which format each file was read as, once any is not jmsctl's own (the stats line of an
         # NDJSON run stays as it always was: scripts read it as the last line).
         for name, fmt, detected in formats_read if any(f not in ("ndjson", "json") for _, f, _ in formats_read) else ():
@@ -230,12 +237,15 @@ def _all_selected(
     source_format: str | None = None,
     types: Any = None,
     formats_read: list[tuple[str, str, bool]] | None = None,
+    rejections: Rejections | None = None,
     **options: Any,
 ) -> Generator[Item, None, None]:
     """What every file in turn selects; a file that cannot be read is reported and skipped."""
     for path in paths:
         if max_count is not None and counts.selected >= max_count:
             return
+        if rejections is not None:
+            rejections.start("<stdin>" if path == "-" else path)
         n = jobs if jobs is not None else default_jobs(path)
         reader = read_records(path, max_record_size, source_format, types)
         try:
@@ -249,7 +259,11 @@ def _all_selected(
                 max_record_size=max_record_size, **options,
             )
         except InputError as exc:
+            if rejections is not None:
+                rejections.abandon()
             on_error(exc)
+        if rejections is not None:
+            rejections.finish()
         fmt = getattr(reader, "format", None)  # None: never started
         if formats_read is not None and fmt is not None:
             formats_read.append(("<stdin>" if path == "-" else path, fmt, source_format is None))

@@ -66,7 +66,11 @@ def _scan_file(name: str, failures: list[str], dialect: str) -> FileResult | Non
     except OSError as exc:
         failures.append(f"{name}: {exc.strerror or exc}")
         return None
-    return scan_bytes(name, data, analyze_text=lambda text: analyze(text, dialect))
+    try:
+        return scan_bytes(name, data, analyze_text=lambda text: analyze(text, dialect))
+    except (ValueError, LookupError, RecursionError, MemoryError) as exc:  # a defect of an extractor: said, never a traceback
+        failures.append(f"{name}: not scanned: {type(exc).__name__}: {exc}")
+        return None
 
 
 def _items(results: list[FileResult]) -> list[tuple[FileResult, Diagnostic]]:

@@ -46,7 +46,7 @@ def show(
     ),
     message_id: Optional[str] = typer.Option(None, "--id", metavar="ID", help="Only the message(s) whose JMSMessageID is ID."),  # noqa: UP045
     output_format: ShowFormat = typer.Option(  # noqa: B008
-        ShowFormat.pretty, "--format", help="pretty (for a person) or json (one typed FORMAT.md object a line, with location)."
+        ShowFormat.pretty, "--format", help="pretty (for a person) or json (one typed FORMAT.md object a line: valid input again)."
     ),
     max_size: int = max_record_size(),
     source_format: Optional[str] = from_format(),  # noqa: UP045
@@ -126,7 +126,8 @@ class _JsonOut:
 
     def message(self, record: Record) -> None:
         assert record.message is not None
-        doc = message_json(record.message, record.location, typed=True)
+        # No "location": FORMAT.md allows no other top-level key, and this output must be valid input.
+        doc = message_json(record.message, typed=True)
         try:
             line = orjson.dumps(doc).decode()
         except orjson.JSONEncodeError:  # a lone surrogate (read by the standard library path): escape it

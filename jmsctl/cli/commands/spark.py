@@ -22,6 +22,7 @@ from jmsctl.cli.errors import fail, say, swapped_arguments
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, max_record_size
 from jmsctl.cli.render import Source, console, print_full
 from jmsctl.exceptions import InvalidSelectorException
+from jmsctl.messages.rejections import report_capped
 
 if TYPE_CHECKING:
     from jmsctl.spark.job import Output, Report
@@ -117,8 +118,7 @@ def _report_problems(prog: str, report: Report, skip_invalid: bool) -> int:
     for problem in report.input_errors:
         _say(prog, problem)
     if not skip_invalid:
-        for location, reason in report.rejected:
-            say(f"{location}: {reason}")
+        report_capped(report.rejected, say)
     return len(report.input_errors) + (0 if skip_invalid else len(report.rejected))
 
 

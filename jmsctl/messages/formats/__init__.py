@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 FORMAT_DOC = "docs/FORMAT.md"
 """Where the formats are described: named in every format error."""
 
-_MODULES = ("ndjson", "json_array", "fmtn_a", "artemis_xml")
+_MODULES = ("ndjson", "json_array", "fmtn_a", "activemq_browse", "artemis_xml")
 """The registry: module names under jmsctl.messages.formats, in the order they are tried."""
 
 SNIFF_SIZE = 64 * 1024
@@ -51,6 +51,13 @@ class ReadOptions:
 
     max_record_size: int = 16 * 1024 * 1024
     types: Mapping[str, JType] | None = None
+    warn: Callable[[str], None] | None = None  # a reader's one warning about a whole file (None: stderr)
+
+    def warning(self, name: str, text: str) -> None:
+        if self.warn is not None:
+            self.warn(f"{name}: {text}")
+        else:
+            sys.stderr.write(f"jmsctl: warning: {name}: {text}\n")
 
 
 Reader = Callable[[IO[bytes], str, ReadOptions], Iterator["Record"]]

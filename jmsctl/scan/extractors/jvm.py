@@ -17,12 +17,17 @@ from jmsctl.scan.extractors._jvm_lexer import Tok, decode, tokens
 from jmsctl.scan.found import Found, Hole, Mapped, Piece, join
 
 # Method -> {number of arguments: index of the selector}. Sources: jakarta.jms Session, JMSContext,
-# QueueSession, TopicSession javadoc; Spring JmsTemplate (receiveSelected, receiveSelectedAndConvert,
+# QueueSession, TopicSession, Connection (createConnectionConsumer and its shared/durable forms) javadoc; Spring JmsTemplate (receiveSelected, receiveSelectedAndConvert,
 # browseSelected); AbstractMessageListenerContainer.setMessageSelector. The overloads without a
 # selector are absent: createDurableSubscriber(topic, name) has no selector, and in
 # createDurableSubscriber(topic, name, selector, noLocal) the second string is the subscription name.
 CALLS: dict[str, dict[int, int]] = {
     "createConsumer": {2: 1, 3: 1},
+    "createSubscriber": {3: 1},
+    "createConnectionConsumer": {4: 1},
+    "createDurableConnectionConsumer": {5: 2},
+    "createSharedConnectionConsumer": {5: 2},
+    "createSharedDurableConnectionConsumer": {5: 2},
     "createReceiver": {2: 1},
     "createBrowser": {2: 1},
     "createQueueBrowser": {2: 1},
@@ -31,6 +36,8 @@ CALLS: dict[str, dict[int, int]] = {
     "createSharedConsumer": {3: 2},
     "createSharedDurableConsumer": {3: 2},
     "setMessageSelector": {1: 0},
+    "setSelector": {1: 0},  # Spring SimpleJmsListenerEndpoint
+    "messageSelector": {1: 0},  # Spring Integration's JmsListenerContainerSpec
     "receiveSelected": {1: 0, 2: 1},
     "receiveSelectedAndConvert": {1: 0, 2: 1},
     "browseSelected": {2: 0, 3: 1},
@@ -238,6 +245,6 @@ def _annotation(f: _File, found: list[Found], open_at: int, name: str) -> None:
 EXTRACTOR = Extractor(
     name="jvm",
     suffixes=tuple(LANGUAGES),
-    trigger=re.compile(rb"create(?:Consumer|Receiver|Browser|QueueBrowser|Durable|Shared)|[Ss]elector|Selected"),
+    trigger=re.compile(rb"create(?:Consumer|Receiver|Browser|QueueBrowser|Durable|Shared|Subscriber|ConnectionConsumer)|[Ss]elector|Selected"),
     extract=extract,
 )

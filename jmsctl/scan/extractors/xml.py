@@ -21,6 +21,10 @@ from jmsctl.scan.extractors import Extractor, uri
 from jmsctl.scan.found import Found, Mapped, NotScanned
 
 SELECTOR_NAMES = {"selector", "messageselector", "message-selector"}
+# <filter string="..."/> (Artemis broker.xml), <selector string="..."/> (artemis-jms.xml), Mule <jms:selector expression="..."/>
+_FILTER_ELEMENTS = {"filter", *SELECTOR_NAMES}
+# WildFly messaging-activemq: <queue filter="...">, <divert filter="...">, <bridge filter="...">
+_FILTER_ATTRIBUTE = {"queue", "core-queue", "divert", "bridge", "jms-queue"}
 _ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "apos": "'", "quot": '"'}
 _REFERENCE = re.compile(r"&(#[0-9]+|#x[0-9A-Fa-f]+|[A-Za-z]+);|<!\[CDATA\[(.*?)\]\]>|<!--.*?-->|\r\n|[\t\n\r]", re.DOTALL)
 _TAG = re.compile(r"<[^\s/>]+(?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*\s*/?>")
@@ -98,8 +102,8 @@ class _Reader:
         self.stack.append(element)
         for attr, value in attrs.items():
             attr_local = attr.rsplit(":", 1)[-1].lower()
-            wanted = attr_local in SELECTOR_NAMES or (local == "filter" and attr_local == "string") \
-                or (local in SELECTOR_NAMES and attr_local == "expression") \
+            wanted = attr_local in SELECTOR_NAMES or (local in _FILTER_ELEMENTS and attr_local in ("string", "expression")) \
+                or (local in _FILTER_ATTRIBUTE and attr_local == "filter") \
                 or (local == "property" and attr_local == "value" and attrs.get("name", "").lower().endswith("selector"))
             has_uri = "selector=" in value.lower() and uri.OPTION.search(value) is not None
             if not (wanted or has_uri):
@@ -169,6 +173,6 @@ def _line_start(text: str, line: int) -> int:
 EXTRACTOR = Extractor(
     name="xml",
     suffixes=(".xml", ".xsd.xml", ".jrxml", ".xmi"),
-    trigger=re.compile(rb"[Ss]elector|SELECTOR|<(?:\w+:)?filter\b"),
+    trigger=re.compile(rb"[Ss]elector|SELECTOR|<(?:\w+:)?filter\b|\sfilter\s*="),
     extract=extract,
 )

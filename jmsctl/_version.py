@@ -1,0 +1,3 @@
+"""The version of jmsctl: the one place it is written (pyproject.toml reads it from here)."""
+
+VERSION = "0.1.0"
