@@ -128,10 +128,10 @@ def test_sarif_is_valid_sarif_2_1_0() -> None:
 
 def test_exit_codes_and_strict(tmp_path: Path) -> None:
     clean = tmp_path / "A.java"
-    clean.write_text('class A { void f(Session s, Queue q) { s.createConsumer(q, "a = 1"); } }\n')
+    clean.write_text('import javax.jms.*;\nclass A { void f(Session s, Queue q) { s.createConsumer(q, "a = 1"); } }\n')
     assert run(str(clean)).returncode == 0
     warn = tmp_path / "B.java"
-    warn.write_text('class B { void f(Session s, Queue q) { s.createConsumer(q, "a = 010"); } }\n')
+    warn.write_text('import javax.jms.*;\nclass B { void f(Session s, Queue q) { s.createConsumer(q, "a = 010"); } }\n')
     assert run(str(warn)).returncode == 0
     assert run("--strict", str(warn)).returncode == 1
     missing = run(str(tmp_path / "nope"))
@@ -139,7 +139,7 @@ def test_exit_codes_and_strict(tmp_path: Path) -> None:
 
 
 def test_durable_subscriber_name_is_not_a_selector() -> None:
-    src = b'class A { void f() { s.createDurableSubscriber(t, "a = = b", "x = 1", false); s.createDurableSubscriber(t, "c = = d"); } }'
+    src = b'import javax.jms.*; class A { void f() { s.createDurableSubscriber(t, "a = = b", "x = 1", false); s.createDurableSubscriber(t, "c = = d"); } }'
     result = scan_bytes("A.java", src, jvm.EXTRACTOR)
     assert result is not None
     assert [c.text for c in result.selectors] == ["x = 1"]
@@ -193,13 +193,13 @@ def test_pre_commit_hook_in_a_fresh_git_repo(tmp_path: Path) -> None:
     hook.chmod(0o755)
     env = {**os.environ, "NO_COLOR": "1"}
     good = repo / "Good.java"
-    good.write_text('class G { void f() { s.createConsumer(q, "a = 1"); } }\n')
+    good.write_text('import javax.jms.*;\nclass G { void f() { s.createConsumer(q, "a = 1"); } }\n')
     subprocess.run(["git", "-C", str(repo), "add", "Good.java"], check=True)
     ok = subprocess.run(["git", "-C", str(repo), "commit", "-qm", "good"], capture_output=True, text=True, env=env)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     bad = repo / "Bad.java"
-    bad.write_text('class B { void f() { s.createConsumer(q, "a = = 1"); } }\n')
+    bad.write_text('import javax.jms.*;\nclass B { void f() { s.createConsumer(q, "a = = 1"); } }\n')
     subprocess.run(["git", "-C", str(repo), "add", "Bad.java"], check=True)
     refused = subprocess.run(["git", "-C", str(repo), "commit", "-qm", "bad"], capture_output=True, text=True, env=env)
     assert refused.returncode != 0
-    assert "Bad.java:1:47: E002" in refused.stdout + refused.stderr
+    assert "Bad.java:2:47: E002" in refused.stdout + refused.stderr

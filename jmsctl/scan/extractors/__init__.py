@@ -26,6 +26,16 @@ class Extractor:
 
 _MODULES = ("jvm", "xml", "properties", "yaml", "python")
 
+# Keys that end in 'selector' without being message selectors: Kubernetes' (nodeSelector,
+# labelSelector, namespaceSelector, podSelector, ...), read by the properties and YAML extractors.
+_NOT_MESSAGE = re.compile(r"(?:node|label|namespace|pod|object|field|service|match|topology|volume|resource|css|xpath|jquery|element|dom|html)[-_.]?selector$", re.IGNORECASE)
+
+
+def selector_key(key: str) -> bool:
+    """Whether a configuration key names a message selector: it ends in 'selector', and not a
+    Kubernetes-style label selector."""
+    return key.lower().endswith("selector") and _NOT_MESSAGE.search(key) is None
+
 
 @cache
 def extractors() -> tuple[Extractor, ...]:
@@ -40,4 +50,4 @@ def for_path(path: str) -> Extractor | None:
     return None
 
 
-__all__ = ["Extractor", "extractors", "for_path"]
+__all__ = ["Extractor", "extractors", "for_path", "selector_key"]
