@@ -175,4 +175,5 @@ EXTRACTOR = Extractor(
     suffixes=(".xml", ".xsd.xml", ".jrxml", ".xmi"),
     trigger=re.compile(rb"[Ss]elector|SELECTOR|<(?:\w+:)?filter\b|\sfilter\s*="),
     extract=extract,
+    words=(b"elect", b"ELECT", b"filter"),
 )
