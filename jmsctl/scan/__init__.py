@@ -45,7 +45,7 @@ def scan_bytes(path: str, data: bytes, extractor: Extractor | None = None,
     """The selectors of one file's content; None when it is binary, of no known kind, or holds
     no trigger word (then it is not parsed at all)."""
     extractor = extractor or for_path(path)
-    if extractor is None or is_binary(data) or extractor.trigger.search(data) is None:
+    if extractor is None or not extractor.triggered(data) or is_binary(data):
         return None
     text = read_text(data)
     try:
