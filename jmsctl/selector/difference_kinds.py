@@ -1,6 +1,9 @@
 """What kind of difference a witness shows, for what no rewrite explains (see rewrites.py): an
-absent header read as a value, an integer division not truncated, a property the dialect ignores,
-a string literal it rewrites. Each kind is confirmed on the witness (or on the messages around it).
+absent header read as a value, an integer division not truncated, a property whose Java type
+(byte, short, float, long) changes the verdict, a property the dialect ignores, a string literal it
+rewrites, an = or <> with a NULL operand, Strings ordered with < or >, LIKE or IN on a non-String.
+The first kinds are confirmed by changing the witness (or the selector) and watching the verdicts
+agree; the last three are named from the standard's evaluation of the witness.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from jmsctl.selector import nodes as n
 from jmsctl.selector.limits import clip
 from jmsctl.selector.reference import evaluate as reference_evaluate
 from jmsctl.selector.witness import STANDARD, Candidate, Ingredients, Readings, header_candidates, messages
-from jmsctl.values import STRING, format_plain, java_idiv
+from jmsctl.values import BOOLEAN, DOUBLE, INT, LONG, STRING, JType, format_plain, in_range, java_idiv
 
 
 @dataclass(frozen=True)
@@ -66,8 +69,66 @@ def classify(text: str, repaired: str, d: str, ast: n.Node, c: Candidate, ing: I
         return Finding("W027", d, literal.span, f"{{who}} rewrite{{s}} the string literal {clip(format_plain(*literal.value))}: "
                        "a property with that value is not selected as the standard selects it",
                        "compare JMSDeliveryMode with these values only; for other names use another value", c, key=literal.value[1])
+    named = _named_by_evaluation(text, repaired, d, ast, c, readings)
+    if named is not None:
+        return named
     return Finding("W029", d, Span(0, len(text)), "{who} give{s} a different verdict from the standard on this message",
-                   "see the witness; the dialect table in the README lists the known differences", c, key="generic")
+                   "see the witness; docs/dialects.md lists each dialect's rules", c, key="generic")
+
+
+_SAME_VALUE_TYPES = (INT, LONG, DOUBLE)
+
+
+def _java_type(text: str, repaired: str, d: str, c: Candidate, readings: Readings) -> tuple[str, JType, JType] | None:
+    """A property whose value, held as another Java type (same value), makes the dialect agree."""
+    want = readings.verdict(text, STANDARD, c)
+    for name, (t, v) in c.properties:
+        if t is STRING or t is BOOLEAN:
+            continue
+        for other in _SAME_VALUE_TYPES:
+            if other is t or (other is not DOUBLE and (not float(v).is_integer() or not in_range(other, int(v)))):
+                continue
+            value = (other, float(v) if other is DOUBLE else int(v))
+            if other is DOUBLE and float(value[1]) != v:
+                continue
+            moved = c.with_value(name, value)
+            if readings.verdict(text, STANDARD, moved) == want and readings.verdict(repaired, d, moved) == want:
+                return name, t, other
+    return None
+
+
+def _named_by_evaluation(text: str, repaired: str, d: str, ast: n.Node, c: Candidate, readings: Readings) -> Finding | None:
+    """Kinds read off the standard's evaluation of the witness (which node meets what)."""
+    typed = _java_type(text, repaired, d, c, readings)
+    if typed is not None:
+        name, t, other = typed
+        return Finding("W031", d, first_span(ast, name), f"{{who}} give{{s}} another verdict when {clip(name)} is a {t.java_name}: "
+                       f"held as {'an' if other is INT else 'a'} {other.java_name} (the same value) it agrees with the standard",
+                       "brokers compare and negate byte, short, float and long values each their own way: give properties "
+                       "a selector reads the same type on every producer (int or long, double)", c, key=f"{name}:{t.java_name}")
+    ev = reference_evaluate(ast, c.message().get, STANDARD)
+    for node in n.walk(ast):
+        src = clip(text[node.span.start : node.span.end])
+        if isinstance(node, n.Comparison):
+            a, b = ev.of(node.left).value, ev.of(node.right).value
+            if node.op in ("=", "<>") and (a is None or b is None):
+                return Finding("W032", d, node.span, f"{{who}} do{{es}} not read `{src}` as UNKNOWN when an operand is NULL",
+                               "test for NULL first (`x IS NOT NULL AND ...`): an absent property then selects nothing on every broker",
+                               c, key=f"null:{node.span.start}")
+            if node.op not in ("=", "<>") and _is_string(a) and _is_string(b):
+                return Finding("W033", d, node.span, f"{{who}} order{{s}} Strings with `{node.op}` in `{src}`; the standard: FALSE",
+                               "ordering is for numbers: compare Strings with =, <>, LIKE or IN", c, key=f"order:{node.span.start}")
+        elif isinstance(node, (n.Like, n.InList)):
+            v = ev.of(node.operand).value
+            if v is not None and not _is_string(v):
+                what = "LIKE" if isinstance(node, n.Like) else "IN"
+                return Finding("W034", d, node.span, f"{{who}} do{{es}} not read `{src}` as UNKNOWN when the value is not a String",
+                               f"{what} is for Strings: test other values with = or BETWEEN", c, key=f"like:{node.span.start}")
+    return None
+
+
+def _is_string(v: Any) -> bool:
+    return isinstance(v, tuple) and v[0] is STRING
 
 
 def _ignored_property(original: str, text: str, d: str, c: Candidate, ing: Ingredients, readings: Readings) -> str | None:

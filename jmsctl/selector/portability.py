@@ -49,6 +49,10 @@ CODES = {
     "W028": "a property is ignored (read as NULL)",
     "W029": "a dialect's verdict differs from the standard's",
     "W030": "not compared: the selector is too long for the lint",
+    "W031": "a property's Java type (byte, short, float, long) changes the verdict",
+    "W032": "= or <> with a NULL operand is not UNKNOWN",
+    "W033": "Strings are ordered with < <= > >=",
+    "W034": "LIKE or IN on a value that is not a String is not UNKNOWN",
 }
 
 
