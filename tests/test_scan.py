@@ -136,6 +136,10 @@ def test_exit_codes_and_strict(tmp_path: Path) -> None:
     assert run("--strict", str(warn)).returncode == 1
     missing = run(str(tmp_path / "nope"))
     assert missing.returncode == 2 and "jmsctl: error:" in missing.stderr and "nope" in missing.stderr
+    notes = tmp_path / "notes.txt"
+    notes.write_text("createConsumer(q, 'a = = 1')\n")
+    other = run(str(notes), str(warn))
+    assert other.returncode == 2 and "notes.txt: not a kind of file scan reads" in other.stderr
 
 
 def test_durable_subscriber_name_is_not_a_selector() -> None:
@@ -178,6 +182,18 @@ def test_pre_commit_hook_in_a_fresh_git_repo(tmp_path: Path) -> None:
         pytest.skip("git not installed")
     hooks = (ROOT / ".pre-commit-hooks.yaml").read_text()
     assert "id: jmsctl-scan" in hooks
+    # the file-type tags pre-commit knows (identify 2.6.20's extensions table): an unknown tag stops pre-commit
+    types = next(line for line in hooks.splitlines() if line.strip().startswith("types_or:"))
+    assert set(types.split("[", 1)[1].rstrip("]").replace(" ", "").split(",")) <= {
+        "java", "kotlin", "scala", "groovy", "xml", "java-properties", "yaml", "python"}
+    import re
+
+    files_re = re.compile(next(line.split(":", 1)[1].strip() for line in hooks.splitlines() if line.strip().startswith("files:")))
+    from jmsctl.scan.extractors import extractors
+
+    for suffix in (s for ex in extractors() for s in ex.suffixes):
+        assert files_re.search("dir/name" + suffix), suffix
+    assert not files_re.search("script") and not files_re.search("schema.xsd")
     entry = next(line.split(":", 1)[1].strip() for line in hooks.splitlines() if line.strip().startswith("entry:"))
     assert entry.startswith("jmsctl scan")
     repo = tmp_path / "r"
@@ -203,3 +219,16 @@ def test_pre_commit_hook_in_a_fresh_git_repo(tmp_path: Path) -> None:
     refused = subprocess.run(["git", "-C", str(repo), "commit", "-qm", "bad"], capture_output=True, text=True, env=env)
     assert refused.returncode != 0
     assert "Bad.java:2:47: E002" in refused.stdout + refused.stderr
+
+
+def test_portability_on_selectors_known_whole(tmp_path: Path) -> None:
+    src = tmp_path / "P.java"
+    src.write_text('import javax.jms.*;\nclass P { void f(Session s, Queue q, String x) throws Exception {\n'
+                   '    s.createConsumer(q, "NOT a = 1");\n'
+                   '    s.createConsumer(q, "a = \'" + x + "\' AND NOT b = 1");\n} }\n')
+    plain = findings(run("--format", "concise", str(src)).stdout)
+    assert {(ln, col, code) for _, ln, col, code in plain} == {(3, 26, "W011"), (4, 35, "I001"), (4, 46, "W011")}
+    lint = findings(run("--portability", "--format", "concise", str(src)).stdout)
+    # the lint's witnessed finding replaces the static warning; a selector with a run-time part is not linted
+    assert {(ln, col, code) for _, ln, col, code in lint} == {(3, 26, "W022"), (4, 35, "I001"), (4, 46, "W011")}
+    assert run("--against", "artemis", str(src)).returncode == 2

@@ -236,3 +236,11 @@ def test_not_message_selectors_are_left_alone() -> None:
     scrapy = "from scrapy import Selector\nsel = Selector(text='<a>')\nx = {'selector': 'div > a'}\n"
     assert found(python, "s.py", scrapy) == []
     assert [text_of(f) for f in found(python, "p.py", "from proton.reactor import Selector\nSelector(value='a = 1')\n")] == ["a = 1"]
+
+
+def test_python_positions_after_a_form_feed() -> None:
+    src = "import stomp\n\x0c\nconn.subscribe('/q', 1, headers={'selector': 'a = = 1'})\n"
+    (f,) = found(python, "a.py", src)
+    (d,) = verify(f).diagnostics
+    p = locate(src, d.span.start)
+    assert (p.line, p.column) == (3, src.split("\n")[2].index("= 1") + 1)

@@ -17,7 +17,7 @@ from jmsctl.cli.options import from_format, load_types, max_record_size, propert
 from jmsctl.cli.render import Source, console, escape, print_full
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, read_records
 from jmsctl.messages.model import Message
-from jmsctl.selector import DIALECTS
+from jmsctl.selector import DIALECTS, portability
 from jmsctl.selector.explainer import ExplainNode, Explanation
 from jmsctl.selector.explainer import explain as build_explanation
 
@@ -86,21 +86,39 @@ def explain(
         except InputError as exc:
             fail(str(exc))
     ex = build_explanation(selector, msg.get if msg is not None else None, dialect)
+    targets = portability.default_targets()
+    differences = portability.lint(selector, targets)
     with closed_pipe_exits_quietly():
         if output_format == "json":
             doc = ex.to_dict()
             doc["message"] = None if msg is None else {"location": location, "JMSMessageID": msg.headers.get("JMSMessageID")}
+            doc["portability"] = {"against": list(targets), "differences": [r.to_dict(selector) for r in differences]}
             write_json(doc)
         else:
-            _print_text(ex, location, None if msg is None else msg.headers.get("JMSMessageID"))
+            _print_text(ex, location, None if msg is None else msg.headers.get("JMSMessageID"), (targets, differences))
     raise typer.Exit(0 if ex.valid else 1)
 
 
-def _print_text(ex: Explanation, location: str | None, message_id: object = None) -> None:
+def _print_portability(src: Source, targets: tuple[str, ...], differences: list[portability.Report]) -> None:
+    """The portability section: each broker dialect that reads the selector differently, with a witness."""
+    if not targets:
+        return
+    con = pipe_aware(console())
+    names = ", ".join(portability.title(d) for d in targets)
+    if not differences:
+        con.print(f"[bold]Portability[/] no difference found with {names}")
+        return
+    con.print(f"[bold]Portability[/] {len(differences)} difference{'s' if len(differences) != 1 else ''} from the standard ({names})")
+    print_full(con, src, [r.diagnostic for r in differences])
+
+
+def _print_text(ex: Explanation, location: str | None, message_id: object = None,
+                lint: tuple[tuple[str, ...], list[portability.Report]] = ((), [])) -> None:
     con = pipe_aware(console())
     src = Source("<arg>", ex.selector)
     if not ex.valid:
         print_full(con, src, ex.diagnostics)
+        _print_portability(src, *lint)
         return
     con.print("[bold]Selector[/]  ", ex.selector, sep="")
     con.print("[bold]Canonical[/] ", ex.canonical or "(empty: selects every message)", sep="", markup=True)
@@ -114,6 +132,7 @@ def _print_text(ex: Explanation, location: str | None, message_id: object = None
     warnings = [d for d in ex.diagnostics if not d.is_error]
     con.print(f"[bold]Warnings[/]  {len(warnings) or 'none'}")
     print_full(con, src, warnings)
+    _print_portability(src, *lint)
     if location is not None:  # which message this is, in the words filter and show use for it
         about = f"  JMSMessageID {message_id}" if message_id else "  (no JMSMessageID)"
         con.print("[bold]Message[/]   " + escape(location + about))

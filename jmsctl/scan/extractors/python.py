@@ -77,9 +77,11 @@ MESSAGING = re.compile(r"stomp|proton|qpid|activemq|artemis|jms", re.IGNORECASE)
 def extract(path: str, text: str) -> list[Found]:
     if MESSAGING.search(text) is None:
         return []
-    line_starts = [0]
-    for line in text.splitlines(keepends=True):
-        line_starts.append(line_starts[-1] + len(line))
+    line_starts = [0]  # tokenize's lines end at '\n' only (a form feed or a lone '\r' does not end one)
+    pos = text.find("\n")
+    while pos >= 0:
+        line_starts.append(pos + 1)
+        pos = text.find("\n", pos + 1)
     try:
         toks = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
                 if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)]
