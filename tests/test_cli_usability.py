@@ -79,7 +79,7 @@ def test_every_usage_and_input_error_has_one_style_and_exit_2(args: list[str]) -
 def test_error_lines_name_file_and_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.ndjson"
     bad.write_text('{"properties": {"x": 1}}\n{"type": "bogus"}\n', encoding="utf-8")
-    r = run("filter", "x = 1", str(bad))
+    r = run("filter", "x = 1", str(bad), "--validate-all")
     assert r.exit_code == 2
     assert r.stderr.startswith(f"jmsctl: error: {bad}:2: ")
 
@@ -220,7 +220,7 @@ def test_explain_message_position_is_the_line_filter_prints(tmp_path: Path) -> N
 def test_explain_error_locations_name_the_record_they_report(tmp_path: Path) -> None:
     f = tmp_path / "m.ndjson"
     f.write_text('{"properties": {"x": 1}}\n\n{"properties": {"x": [1]}}\n{"properties": {"x": 2}}\n', encoding="utf-8")
-    err = run("filter", "x = 1", str(f)).stderr
+    err = run("filter", "x = 1", str(f), "--validate-all").stderr
     assert err.startswith(f"jmsctl: error: {f}:3: ")
     pasted = run("explain", "x = 1", "--message", f"{f}:3")
     assert pasted.exit_code == 2 and pasted.stderr.startswith(f"jmsctl: error: {f}:3: ")  # the same record
