@@ -198,3 +198,62 @@ def test_check_github_has_a_summary_and_strict_warnings_are_errors() -> None:
     assert strict.exit_code == 1
     assert strict.stdout.splitlines()[0].startswith("::error title=W001::")
     assert strict.stdout.splitlines()[-1] == "::error title=jmsctl check::2 selectors checked: 1 valid, 1 invalid, 1 warning"
+
+
+# ----- item 1: one numbering, --id, explain names its message -------------------------------------
+
+
+def test_explain_message_position_is_the_line_filter_prints(tmp_path: Path) -> None:
+    small = str(SAMPLES / "orders-small.ndjson")
+    ids = run("filter", "JMSType = 'truck'", small, "--format", "ids").stdout.split()
+    located = run("validate", small, "--format", "concise")  # no finding: use filter's rejections instead
+    assert located.exit_code == 0
+    line = next(i for i, text in enumerate(Path(small).read_text().splitlines(), 1) if ids[0] in text)
+    r = run("explain", "JMSType = 'truck'", "--message", f"{small}:{line}")
+    assert r.exit_code == 0 and r.stdout.rstrip().endswith("-> selected")
+    assert f"Message   {small}:{line}  JMSMessageID {ids[0]}" in r.stdout
+    by_id = run("explain", "JMSType = 'truck'", "--message", small, "--id", ids[0], "--format", "json")
+    assert json.loads(by_id.stdout)["message"] == {"location": f"{small}:{line}", "JMSMessageID": ids[0]}
+    assert json.loads(by_id.stdout)["selected"] is True
+
+
+def test_explain_error_locations_name_the_record_they_report(tmp_path: Path) -> None:
+    f = tmp_path / "m.ndjson"
+    f.write_text('{"properties": {"x": 1}}\n\n{"properties": {"x": [1]}}\n{"properties": {"x": 2}}\n', encoding="utf-8")
+    err = run("filter", "x = 1", str(f)).stderr
+    assert err.startswith(f"jmsctl: error: {f}:3: ")
+    pasted = run("explain", "x = 1", "--message", f"{f}:3")
+    assert pasted.exit_code == 2 and pasted.stderr.startswith(f"jmsctl: error: {f}:3: ")  # the same record
+    assert "= 2 (int)" in run("explain", "x = 1", "--message", f"{f}:4").stdout
+    missing = run("explain", "x = 1", "--message", f"{f}:0")
+    assert missing.exit_code == 2 and f"no record at 0: the records are {f}:1 to {f}:4" in missing.stderr
+    arr = tmp_path / "a.json"
+    arr.write_text('[{"properties": {"x": 1}}, {"properties": {"x": 2}, "headers": {"JMSMessageID": "ID:b"}}]', encoding="utf-8")
+    r = run("explain", "x = 1", "--message", f"{arr}:[1]")
+    assert f"Message   {arr}:[1]  JMSMessageID ID:b" in r.stdout and "not selected" in r.stdout
+    nothing = run("explain", "x = 1", "--message", str(arr), "--id", "ID:nope")
+    assert nothing.exit_code == 2 and 'no message with JMSMessageID "ID:nope"' in nothing.stderr
+
+
+def test_short_options_mean_one_thing() -> None:
+    """-m is --max-count (as grep) wherever it exists; explain's --message has no short form."""
+    import importlib
+
+    from jmsctl.cli.app import COMMANDS, load_command
+
+    meanings: dict[str, set[str]] = {}
+
+    def collect(command: object) -> None:
+        for sub in getattr(command, "commands", {}).values():
+            collect(sub)
+        for param in getattr(command, "params", []):
+            longs = [o for o in param.opts if o.startswith("--")]
+            for short in (o for o in param.opts if not o.startswith("--")):
+                meanings.setdefault(short, set()).update(longs)
+
+    for name in COMMANDS:
+        importlib.import_module(COMMANDS[name][0])
+        collect(load_command(name))
+    clashing = {short: longs for short, longs in meanings.items() if len(longs) > 1}
+    assert not clashing, clashing
+    assert meanings.get("-m", {"--max-count"}) == {"--max-count"}

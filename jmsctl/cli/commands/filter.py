@@ -46,6 +46,7 @@ class OutputFormat(str, Enum):
 class Engine(str, Enum):
     fast = "fast"
     noprefilter = "noprefilter"
+    whole = "whole"
     plain = "plain"
 
 
@@ -82,7 +83,7 @@ def filter_command(
         help="Worker processes for a large NDJSON file (default: the number of cores for a regular uncompressed file of 64 MB or more, else 1). Output stays in input order.",
     ),
     engine: Engine = typer.Option(  # noqa: B008
-        Engine.fast, "--engine", hidden=True, help="fast (default), noprefilter (fast decode only) or plain (full decode of every record): for tests and benchmarks."
+        Engine.fast, "--engine", hidden=True, help="fast (default), whole (every decoded record validated whole), noprefilter (whole, no text prefilter) or plain (the loader's decode): for tests and benchmarks."
     ),
     max_size: int = max_record_size(),
     source_format: Optional[str] = from_format(),  # noqa: UP045
@@ -255,8 +256,8 @@ def _all_selected(
                 )
                 continue
             yield from select_file(
-                compiled, path, counts, max_count=max_count, jobs=n, reader=reader, prefilter=engine is Engine.fast,
-                max_record_size=max_record_size, **options,
+                compiled, path, counts, max_count=max_count, jobs=n, reader=reader, prefilter=engine in (Engine.fast, Engine.whole),
+                max_record_size=max_record_size, partial=engine is Engine.fast, **options,
             )
         except InputError as exc:
             if rejections is not None:
