@@ -244,3 +244,24 @@ def test_python_positions_after_a_form_feed() -> None:
     (d,) = verify(f).diagnostics
     p = locate(src, d.span.start)
     assert (p.line, p.column) == (3, src.split("\n")[2].index("= 1") + 1)
+
+
+def test_method_declarations_are_not_calls() -> None:
+    src = JMS + """class S implements Session {
+        public MessageConsumer createConsumer(Destination destination, String messageSelector) { return createConsumer(destination, messageSelector, false); }
+        public <T> T receiveSelected(String messageSelector) { return null; }
+        fun createBrowser(queue: Queue, messageSelector: String): QueueBrowser = TODO()
+        void f() { String noSelector = null; s.createConsumer(q, noSelector); s.createConsumer(q, "a = 1"); }
+    }"""
+    assert [text_of(f) for f in found(jvm, "S.java", src)] == ["<messageSelector>", "a = 1"]
+
+
+def test_local_variables_resolve_in_their_own_method() -> None:
+    src = JMS + """class T {
+        void a() { String selector = "a = b"; s.createConsumer(q, selector); }
+        void b() { String selector = "c == d"; s.createConsumer(q, selector); }
+        void c() { String selector = null; if (x) { selector = "e = 1"; } s.createConsumer(q, selector); }
+        void d() { s.createConsumer(q, LATER); }
+        static final String LATER = "f = 2";
+    }"""
+    assert [text_of(f) for f in found(jvm, "T.java", src)] == ["a = b", "c == d", "<selector>", "f = 2"]
