@@ -21,6 +21,7 @@ Exit status 0 always (a report, not a test); the counts of the runs must agree o
 from __future__ import annotations
 
 import argparse
+import base64
 import io
 import json
 import os
@@ -60,7 +61,7 @@ def base_messages() -> list[Message]:
         props["__AMQ_CID"] = (STRING, f"conn-{n % 7}")
         props["_AMQ_ROUTING_TYPE"] = (BYTE, 1)
         out.append(Message(m.headers, props, m.body_type, m.body, m.null_properties,
-                           source={"format": "artemis-xml", "bytes_properties": {"_AMQ_DUPL_ID": f"dup-{n}".encode()}}))
+                           source={"format": "artemis-xml", "bytes_properties": {"_AMQ_DUPL_ID": base64.b64encode(f"dup-{n}".encode()).decode()}}))
     return out
 
 

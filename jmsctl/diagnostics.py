@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Severity(str, Enum):
@@ -56,6 +56,8 @@ class Diagnostic:
     expected: tuple[str, ...] = ()
     hint: str | None = None
     notes: tuple[str, ...] = field(default=())
+    # JSON-ready fields added to ``to_dict`` (the portability lint's witnesses); not compared or hashed.
+    data: tuple[tuple[str, Any], ...] = field(default=(), compare=False, hash=False)
 
     @property
     def is_error(self) -> bool:
@@ -77,6 +79,8 @@ class Diagnostic:
             "length": self.span.end - self.span.start,
             "expected": list(self.expected),
             "hint": self.hint,
+            **({"notes": list(self.notes)} if self.notes else {}),
+            **dict(self.data),
         }
 
 

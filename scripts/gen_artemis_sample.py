@@ -9,6 +9,7 @@ JMSDeliveryMode, JMSRedelivered and JMSDeliveryTime are not in the format (the w
 
 from __future__ import annotations
 
+import base64
 import sys
 from collections import Counter
 from pathlib import Path
@@ -38,7 +39,7 @@ def messages() -> list[Message]:
         props["_AMQ_ROUTING_TYPE"] = (BYTE, 1)
         if n % 4 == 0:
             props["_AMQ_ORIG_ADDRESS"] = (STRING, "orders.incoming")
-        source = {"format": "artemis-xml", "id": 1000 + 2 * n, "bytes_properties": {"_AMQ_DUPL_ID": f"dup-{n}".encode()}}
+        source = {"format": "artemis-xml", "id": 1000 + 2 * n, "bytes_properties": {"_AMQ_DUPL_ID": base64.b64encode(f"dup-{n}".encode()).decode()}}
         out.append(Message(m.headers, props, m.body_type, m.body, m.null_properties, source=source))
     return out
 

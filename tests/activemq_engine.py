@@ -104,7 +104,8 @@ def encode(selector: str, message: dict[str, Any]) -> str:
 
 class Engine:
     """The running harness: ``verdicts(cases)`` -> 'match' | 'nomatch' | 'error' per case (an exception
-    while evaluating is 'nomatch': the broker does not deliver); raw lines in ``last_raw``."""
+    while evaluating is 'nomatch': the broker does not deliver), or 'unsendable' when ActiveMQ's client
+    refuses to put a value on the message (no such message exists there); raw lines in ``last_raw``."""
 
     def __init__(self, workdir: Path) -> None:
         cp = classpath()
@@ -150,5 +151,7 @@ def _verdicts(raw: list[str]) -> Iterator[str]:
             yield "error"
         elif line.startswith("exception"):
             yield "nomatch"
+        elif line.startswith("unsendable"):
+            yield "unsendable"
         else:
             raise RuntimeError(f"the ActiveMQ harness failed: {line!r}")

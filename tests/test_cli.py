@@ -124,7 +124,7 @@ def test_explain_with_message_says_selected(tmp_path: Path) -> None:
     assert "Canonical (JMSType = 'car') AND (weight > 2500)" in r.output
     assert "2600 (int) > 2500 (int)" in r.output
     assert r.output.rstrip().endswith("Result: TRUE -> selected")
-    r2 = run("explain", "JMSType = 'car' AND weight > 2500", "--message", f"{m}:1")
+    r2 = run("explain", "JMSType = 'car' AND weight > 2500", "--message", f"{m}:2")  # line 2, as filter prints it
     assert "unlike types (String and int): FALSE" in r2.output
     assert r2.output.rstrip().endswith("Result: FALSE -> not selected")
 

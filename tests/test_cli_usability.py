@@ -79,7 +79,7 @@ def test_every_usage_and_input_error_has_one_style_and_exit_2(args: list[str]) -
 def test_error_lines_name_file_and_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.ndjson"
     bad.write_text('{"properties": {"x": 1}}\n{"type": "bogus"}\n', encoding="utf-8")
-    r = run("filter", "x = 1", str(bad))
+    r = run("filter", "x = 1", str(bad), "--validate-all")
     assert r.exit_code == 2
     assert r.stderr.startswith(f"jmsctl: error: {bad}:2: ")
 
@@ -198,3 +198,125 @@ def test_check_github_has_a_summary_and_strict_warnings_are_errors() -> None:
     assert strict.exit_code == 1
     assert strict.stdout.splitlines()[0].startswith("::error title=W001::")
     assert strict.stdout.splitlines()[-1] == "::error title=jmsctl check::2 selectors checked: 1 valid, 1 invalid, 1 warning"
+
+
+# ----- item 1: one numbering, --id, explain names its message -------------------------------------
+
+
+def test_explain_message_position_is_the_line_filter_prints(tmp_path: Path) -> None:
+    small = str(SAMPLES / "orders-small.ndjson")
+    ids = run("filter", "JMSType = 'truck'", small, "--format", "ids").stdout.split()
+    located = run("validate", small, "--format", "concise")  # no finding: use filter's rejections instead
+    assert located.exit_code == 0
+    line = next(i for i, text in enumerate(Path(small).read_text().splitlines(), 1) if ids[0] in text)
+    r = run("explain", "JMSType = 'truck'", "--message", f"{small}:{line}")
+    assert r.exit_code == 0 and r.stdout.rstrip().endswith("-> selected")
+    assert f"Message   {small}:{line}  JMSMessageID {ids[0]}" in r.stdout
+    by_id = run("explain", "JMSType = 'truck'", "--message", small, "--id", ids[0], "--format", "json")
+    assert json.loads(by_id.stdout)["message"] == {"location": f"{small}:{line}", "JMSMessageID": ids[0]}
+    assert json.loads(by_id.stdout)["selected"] is True
+
+
+def test_explain_error_locations_name_the_record_they_report(tmp_path: Path) -> None:
+    f = tmp_path / "m.ndjson"
+    f.write_text('{"properties": {"x": 1}}\n\n{"properties": {"x": [1]}}\n{"properties": {"x": 2}}\n', encoding="utf-8")
+    err = run("filter", "x = 1", str(f), "--validate-all").stderr
+    assert err.startswith(f"jmsctl: error: {f}:3: ")
+    pasted = run("explain", "x = 1", "--message", f"{f}:3")
+    assert pasted.exit_code == 2 and pasted.stderr.startswith(f"jmsctl: error: {f}:3: ")  # the same record
+    assert "= 2 (int)" in run("explain", "x = 1", "--message", f"{f}:4").stdout
+    missing = run("explain", "x = 1", "--message", f"{f}:0")
+    assert missing.exit_code == 2 and f"no record at 0: the records are {f}:1 to {f}:4" in missing.stderr
+    arr = tmp_path / "a.json"
+    arr.write_text('[{"properties": {"x": 1}}, {"properties": {"x": 2}, "headers": {"JMSMessageID": "ID:b"}}]', encoding="utf-8")
+    r = run("explain", "x = 1", "--message", f"{arr}:[1]")
+    assert f"Message   {arr}:[1]  JMSMessageID ID:b" in r.stdout and "not selected" in r.stdout
+    nothing = run("explain", "x = 1", "--message", str(arr), "--id", "ID:nope")
+    assert nothing.exit_code == 2 and 'no message with JMSMessageID "ID:nope"' in nothing.stderr
+
+
+def test_short_options_mean_one_thing() -> None:
+    """-m is --max-count (as grep) wherever it exists; explain's --message has no short form."""
+    import importlib
+
+    from jmsctl.cli.app import COMMANDS, load_command
+
+    meanings: dict[str, set[str]] = {}
+
+    def collect(command: object) -> None:
+        for sub in getattr(command, "commands", {}).values():
+            collect(sub)
+        for param in getattr(command, "params", []):
+            longs = [o for o in param.opts if o.startswith("--")]
+            for short in (o for o in param.opts if not o.startswith("--")):
+                meanings.setdefault(short, set()).update(longs)
+
+    for name in COMMANDS:
+        importlib.import_module(COMMANDS[name][0])
+        collect(load_command(name))
+    clashing = {short: longs for short, longs in meanings.items() if len(longs) > 1}
+    assert not clashing, clashing
+    assert meanings.get("-m", {"--max-count"}) == {"--max-count"}
+
+
+# ----- item 12: filter --explain ------------------------------------------------------------------
+
+WHY = "JMSType = 'car' AND (weight > 2500 OR NOT color = 'red')"
+
+
+def test_filter_explain_says_why_each_selected_message_matched() -> None:
+    small = str(SAMPLES / "orders-small.ndjson")
+    r = run("filter", WHY, small, "--explain")
+    assert r.exit_code == 0
+    assert r.stdout == (
+        f"{small}:1  ID:broker-1-1  TRUE -> selected\n"
+        "  JMSType = 'car': TRUE ('car' (String) = 'car' (String))\n"
+        "  weight > 2500: TRUE (2600 (int) > 2500 (int))\n"
+        f"{small}:2  ID:broker-1-2  TRUE -> selected\n"
+        "  JMSType = 'car': TRUE ('car' (String) = 'car' (String))\n"
+        "  color = 'red': FALSE ('blue' (String) = 'red' (String)), under NOT\n"
+    )
+    assert run("filter", WHY, small, "--explain", "--count").stdout == "2\n"
+
+
+def test_filter_invert_explain_gives_the_first_condition_false_or_unknown() -> None:
+    small = str(SAMPLES / "orders-small.ndjson")
+    r = run("filter", WHY, small, "--explain", "--invert")
+    assert r.exit_code == 0
+    assert r.stdout == (
+        f"{small}:3  ID:broker-1-3  FALSE -> not selected\n"
+        "  JMSType = 'car': FALSE ('truck' (String) = 'car' (String))\n"
+        f"{small}:4  ID:broker-1-4  UNKNOWN -> not selected\n"
+        "  JMSType = 'car': UNKNOWN (an operand is NULL: UNKNOWN)\n"
+    )
+
+
+def test_why_or_lists_every_failed_operand_and_and_only_the_first() -> None:
+    import jmsctl
+    from jmsctl.selector.explainer import explain
+    from jmsctl.selector.why import deciding
+
+    ex = explain("(a = 1 OR b = 2) AND c = 3 AND d = 4", jmsctl.plain_values({"a": 0, "b": 0, "c": 0, "d": 0}).get)
+    assert [r.source for r in deciding(ex)] == ["a = 1", "b = 2"]  # the AND's first failure: the whole OR
+    ex = explain("a = 1 OR b = 2 OR c = 3", jmsctl.plain_values({"a": 0, "b": 2, "c": 3}).get)
+    assert [r.source for r in deciding(ex)] == ["b = 2"]  # TRUE: the first TRUE operand decides
+    chain = " AND ".join(f"x{i} = {i}" for i in range(2000))
+    values = {f"x{i}": i for i in range(2000)}
+    values["x1500"] = -1
+    ex = explain(chain, jmsctl.plain_values(values).get)
+    assert [str(r) for r in deciding(ex)] == ["x1500 = 1500: FALSE (-1 (int) = 1500 (int))"]
+
+
+# ----- item 13: show --where ------------------------------------------------------------------------
+
+
+def test_show_where_shows_only_the_selected_messages() -> None:
+    small = str(SAMPLES / "orders-small.ndjson")
+    r = run("show", small, "--where", "JMSType = 'truck'", "--format", "json")
+    assert r.exit_code == 0
+    assert [json.loads(line)["headers"]["JMSMessageID"] for line in r.stdout.splitlines()] == ["ID:broker-1-3"]
+    assert run("show", small, "--where", "JMSType = 'plane'").exit_code == 1
+    bad = run("show", small, "--where", "JMSType == 'x'")
+    assert bad.exit_code == 2 and "E007" in bad.stderr
+    swapped = run("show", "JMSType = 'truck'", small)
+    assert swapped.exit_code == 2 and "give it with --where" in swapped.stderr

@@ -102,3 +102,19 @@ def test_fast_path_equals_plain_evaluator_per_dialect(name: str) -> None:
                 plain, perr = engine._plain(raw)
                 assert (fast is True) == (plain is True), (name, text, raw)
                 assert (err is None) == (perr is None)
+
+
+@pytest.mark.parametrize("name", ["activemq", "artemis"])
+def test_broker_header_names_read_the_same_on_the_fast_and_plain_paths(name: str) -> None:
+    from jmsctl.filter.fast import Engine
+
+    lines = [json.dumps(m).encode() for m in (
+        {"headers": {"JMSExpiration": 5, "JMSRedelivered": True, "JMSDestination": "queue://a", "JMSReplyTo": "queue://b"}},
+        {"headers": {}, "properties": {"JMSExpiration": 5, "JMSDestination": "queue://a"}},
+        {"headers": {"JMSExpiration": 0}, "properties": {"JMSXDeliveryCount": 3}},
+        {"properties": {}},
+    )]
+    for text in ("JMSExpiration = 5", "JMSRedelivered", "JMSDestination = 'queue://a'", "JMSReplyTo IS NULL", "JMSExpiration > 0 OR JMSRedelivered"):
+        engine = Engine(sel.compile(text, name))
+        for raw in lines:
+            assert (engine.judge(raw)[0] is True) == (engine._plain(raw)[0] is True), (name, text, raw)

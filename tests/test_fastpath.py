@@ -30,6 +30,7 @@ from jmsctl.filter.fast import Engine, sure_function
 from jmsctl.filter.plan import FilterPlan, like_runs, needles, required_values, sufficient_values
 from jmsctl.messages.jsonkeys import has_duplicate_key
 from jmsctl.messages.loader import Record, is_blank, judge_line, read_records, record_too_large
+from tests.pathrule import path_verdict
 
 SAMPLES = Path(__file__).parent.parent / "samples"
 runner = CliRunner()
@@ -231,24 +232,57 @@ def check_engine(text: str, lines: list[bytes], dialect: str = "jakarta", limit:
         out, counts, rejected = plain(selector, lines, invert, limit)
         for exact in (True, False):
             for validate_all in (False, True):
-                batch = engine(text, dialect, invert, exact, validate_all, limit).process(chunk)
+                e = engine(text, dialect, invert, exact, validate_all, limit)
+                batch = e.process(chunk)
                 where = f"{text!r} invert={invert} exact={exact} validate_all={validate_all} limit={limit}"
+                assert batch.read == counts.read and batch.lines == len(lines), where
+                reported = [(f"f:{i + 1}", fld, reason) for i, _, fld, reason in batch.errors]
+                assert batch.rejected == len(reported), where
+                if e._partial is not None:  # the default mode: only the selector's paths proved
+                    check_path_rule(selector, lines, limit, out, rejected, batch, where)
+                    continue
                 assert batch.out == out, where
                 assert batch.selected == counts.selected and batch.true == counts.true, where
-                assert batch.read == counts.read and batch.lines == len(lines), where
-                skipping = not exact and not validate_all and not invert and needles(selector.ast)
+                skipping = e._skip
                 if exact:
                     assert (batch.false, batch.unknown, batch.rejected, batch.skipped) == (counts.false, counts.unknown, counts.rejected, 0), where
                 else:
                     assert batch.false + batch.unknown + batch.skipped + batch.rejected == counts.false + counts.unknown + counts.rejected, where
-                reported = [(f"f:{i + 1}", fld, reason) for i, _, fld, reason in batch.errors]
-                assert batch.rejected == len(reported), where
                 if skipping:
                     # the lines parsed are rejected exactly as the plain path rejects them; the others are skipped
                     assert set(reported) <= set(rejected) and reported == sorted(reported, key=rejected.index), where
                     assert batch.read == batch.true + batch.false + batch.unknown + batch.rejected + batch.skipped, where
                 else:
                     assert reported == rejected, where
+
+
+def check_path_rule(selector: sel.Selector, lines: list[bytes], limit: int | None, out: bytes, rejected: list[Any], batch: Any, where: str) -> None:
+    """The default mode against the plain path: every line the plain path selects is selected;
+    every other line selected is one the plain path rejects for a field the selector does not
+    read, and the rule (``path_verdict``) says TRUE for it; every rejection reported is the
+    plain path's; the counts add up."""
+    plain_lines = out.split(b"\n")[:-1]  # (not splitlines: a line may hold a b"\r")
+    plain_true = set(plain_lines)
+    rejected_at = {loc: (fld, reason) for loc, fld, reason in rejected}
+    selected = batch.out.split(b"\n")[:-1]
+    for i, line in enumerate(lines):
+        raw = line.rstrip(b"\r")
+        loc = f"f:{i + 1}"
+        if raw in plain_true and loc not in rejected_at:
+            assert raw in selected, (where, raw)
+    for raw in selected:
+        if raw in plain_true:
+            continue
+        assert path_verdict(selector, raw) is True, (where, raw)
+        assert any(line.rstrip(b"\r") == raw and f"f:{i + 1}" in rejected_at for i, line in enumerate(lines)), (where, raw)
+    assert [x for x in selected if x in plain_true] == plain_lines, where
+    reported = [(f"f:{i + 1}", fld, reason) for i, _, fld, reason in batch.errors]
+    assert set(reported) <= set(rejected) and reported == sorted(reported, key=rejected.index), where
+    assert batch.read == batch.true + batch.false + batch.unknown + batch.rejected + batch.skipped, where
+    assert batch.selected == batch.true == len(selected), where
+    if limit is not None:  # a line over the size limit is rejected as the loader rejects it, whatever the mode
+        over = [(f"f:{i + 1}",) for i, line in enumerate(lines) if len(line) > limit]
+        assert all((loc,) in {(r[0],) for r in reported} for (loc,) in over), where
 
 
 @settings(max_examples=120)
@@ -665,3 +699,64 @@ def test_the_plan_is_computed_once_and_read_by_every_path() -> None:
     assert Engine(selector, exact=False).plan == plan
     assert Engine(selector, exact=False, plan=plan).plan is plan
     assert FilterPlan.of(None) == FilterPlan()
+
+
+def test_default_mode_proves_the_selector_paths_only() -> None:
+    """filter's default mode vouches for the values the selector reads and for the line's JSON; a
+    defect elsewhere is --validate-all's to find (README "What filter proves")."""
+    selector = sel.compile("weight > 100")
+    elsewhere = [  # broken only where the selector does not read: selected by default
+        b'{"properties":{"weight":200},"bogus":1}',
+        b'{"type":"bytes","properties":{"weight":200},"body":"not base64!"}',
+        b'{"properties":{"weight":200,"other":[1]},"headers":{"JMSPriority":12}}',
+        b'{"type":"map","properties":{"weight":200},"body":{"k":1,"k":2}}',
+    ]
+    on_the_path = [  # rejected by default, exactly as the plain path rejects them
+        b'{"properties":{"weight":200,"weight":50}}',
+        b'{"properties":{"weight":{"type":"int","value":200,"value":5}}}',
+        b'{"properties":{"weight":{"type":"int","type":"int","value":200}}}',
+        b'{"properties":{"weight":200},"properties":{"weight":5}}',
+        b'{"properties":{"w\\u0065ight":200,"weight":5}}',
+        b'{"properties":{"weight":[200]}}',
+        b'{"properties":{"weight":{"type":"byte","value":200}}}',
+        b'{"properties":{"weight":200},"body":"\xff"}',
+        b'{"properties":{"weight":200},"x":1,}',
+        b'{"properties":{"weight":200}',
+        b'[{"properties":{"weight":200}}]',
+    ]
+    whole = [  # a path key also elsewhere on the line: judged whole, valid, selected
+        b'{"properties":{"weight":200,"note":"weight"}}',
+        b'{"type":"map","properties":{"weight":{"type":"long","value":300}},"body":{"weight":1}}',
+    ]
+    lines = elsewhere + on_the_path + whole
+    chunk = b"".join(x + b"\n" for x in lines)
+    plain_out, counts, rejected = plain(selector, lines, False)
+    assert counts.rejected == len(elsewhere) + len(on_the_path) and plain_out == b"".join(x + b"\n" for x in whole)
+    batch = Engine(selector, exact=False, name="f").process(chunk)
+    assert batch.out == b"".join(x + b"\n" for x in elsewhere + whole)
+    assert [(f"f:{i + 1}", fld, reason) for i, _, fld, reason in batch.errors] == rejected[len(elsewhere) :]
+    assert batch.true == len(elsewhere) + len(whole) and batch.read == len(lines)
+    for strict in (Engine(selector, exact=False, validate_all=True, name="f"), Engine(selector, exact=True, name="f"), Engine(selector, exact=False, partial=False, name="f")):
+        b = strict.process(chunk)
+        assert b.out == plain_out and [(f"f:{i + 1}", fld, reason) for i, _, fld, reason in b.errors] == rejected
+    assert all(path_verdict(selector, x) is True for x in elsewhere + whole)
+    assert all(path_verdict(selector, x) is None for x in on_the_path)
+
+
+@settings(max_examples=150)
+@given(st.lists(records(), min_size=1, max_size=10), st.sampled_from(SELECTORS))
+def test_the_path_decode_never_changes_a_verdict_on_a_valid_line(lines: list[bytes], text: str) -> None:
+    """On lines the plain path accepts, the default mode's verdicts are the plain path's, line by
+    line (a line the plain path rejects is checked against the rule by check_engine)."""
+    selector = compiled(text, "jakarta")
+    valid = [x for x in lines if not is_blank(x) and judge_line("f", 1, x.rstrip(b"\r")).message is not None]
+    e = Engine(selector, exact=False, name="f")
+    for line in valid:
+        raw = line.rstrip(b"\r")
+        record = judge_line("f", 1, raw)
+        assert record.message is not None
+        expected = selector.evaluate(record.message.selector_values())
+        batch = e.process(raw + b"\n")
+        assert batch.rejected == 0 and (batch.true == 1) is (expected is True), (text, raw)
+        if e._partial is not None and batch.skipped == 0:
+            assert (batch.false, batch.unknown) == (int(expected is False), int(expected is None)), (text, raw)

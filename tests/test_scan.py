@@ -128,18 +128,22 @@ def test_sarif_is_valid_sarif_2_1_0() -> None:
 
 def test_exit_codes_and_strict(tmp_path: Path) -> None:
     clean = tmp_path / "A.java"
-    clean.write_text('class A { void f(Session s, Queue q) { s.createConsumer(q, "a = 1"); } }\n')
+    clean.write_text('import javax.jms.*;\nclass A { void f(Session s, Queue q) { s.createConsumer(q, "a = 1"); } }\n')
     assert run(str(clean)).returncode == 0
     warn = tmp_path / "B.java"
-    warn.write_text('class B { void f(Session s, Queue q) { s.createConsumer(q, "a = 010"); } }\n')
+    warn.write_text('import javax.jms.*;\nclass B { void f(Session s, Queue q) { s.createConsumer(q, "a = 010"); } }\n')
     assert run(str(warn)).returncode == 0
     assert run("--strict", str(warn)).returncode == 1
     missing = run(str(tmp_path / "nope"))
     assert missing.returncode == 2 and "jmsctl: error:" in missing.stderr and "nope" in missing.stderr
+    notes = tmp_path / "notes.txt"
+    notes.write_text("createConsumer(q, 'a = = 1')\n")
+    other = run(str(notes), str(warn))
+    assert other.returncode == 2 and "notes.txt: not a kind of file scan reads" in other.stderr
 
 
 def test_durable_subscriber_name_is_not_a_selector() -> None:
-    src = b'class A { void f() { s.createDurableSubscriber(t, "a = = b", "x = 1", false); s.createDurableSubscriber(t, "c = = d"); } }'
+    src = b'import javax.jms.*; class A { void f() { s.createDurableSubscriber(t, "a = = b", "x = 1", false); s.createDurableSubscriber(t, "c = = d"); } }'
     result = scan_bytes("A.java", src, jvm.EXTRACTOR)
     assert result is not None
     assert [c.text for c in result.selectors] == ["x = 1"]
@@ -178,6 +182,18 @@ def test_pre_commit_hook_in_a_fresh_git_repo(tmp_path: Path) -> None:
         pytest.skip("git not installed")
     hooks = (ROOT / ".pre-commit-hooks.yaml").read_text()
     assert "id: jmsctl-scan" in hooks
+    # the file-type tags pre-commit knows (identify 2.6.20's extensions table): an unknown tag stops pre-commit
+    types = next(line for line in hooks.splitlines() if line.strip().startswith("types_or:"))
+    assert set(types.split("[", 1)[1].rstrip("]").replace(" ", "").split(",")) <= {
+        "java", "kotlin", "scala", "groovy", "xml", "java-properties", "yaml", "python"}
+    import re
+
+    files_re = re.compile(next(line.split(":", 1)[1].strip() for line in hooks.splitlines() if line.strip().startswith("files:")))
+    from jmsctl.scan.extractors import extractors
+
+    for suffix in (s for ex in extractors() for s in ex.suffixes):
+        assert files_re.search("dir/name" + suffix), suffix
+    assert not files_re.search("script") and not files_re.search("schema.xsd")
     entry = next(line.split(":", 1)[1].strip() for line in hooks.splitlines() if line.strip().startswith("entry:"))
     assert entry.startswith("jmsctl scan")
     repo = tmp_path / "r"
@@ -193,13 +209,26 @@ def test_pre_commit_hook_in_a_fresh_git_repo(tmp_path: Path) -> None:
     hook.chmod(0o755)
     env = {**os.environ, "NO_COLOR": "1"}
     good = repo / "Good.java"
-    good.write_text('class G { void f() { s.createConsumer(q, "a = 1"); } }\n')
+    good.write_text('import javax.jms.*;\nclass G { void f() { s.createConsumer(q, "a = 1"); } }\n')
     subprocess.run(["git", "-C", str(repo), "add", "Good.java"], check=True)
     ok = subprocess.run(["git", "-C", str(repo), "commit", "-qm", "good"], capture_output=True, text=True, env=env)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     bad = repo / "Bad.java"
-    bad.write_text('class B { void f() { s.createConsumer(q, "a = = 1"); } }\n')
+    bad.write_text('import javax.jms.*;\nclass B { void f() { s.createConsumer(q, "a = = 1"); } }\n')
     subprocess.run(["git", "-C", str(repo), "add", "Bad.java"], check=True)
     refused = subprocess.run(["git", "-C", str(repo), "commit", "-qm", "bad"], capture_output=True, text=True, env=env)
     assert refused.returncode != 0
-    assert "Bad.java:1:47: E002" in refused.stdout + refused.stderr
+    assert "Bad.java:2:47: E002" in refused.stdout + refused.stderr
+
+
+def test_portability_on_selectors_known_whole(tmp_path: Path) -> None:
+    src = tmp_path / "P.java"
+    src.write_text('import javax.jms.*;\nclass P { void f(Session s, Queue q, String x) throws Exception {\n'
+                   '    s.createConsumer(q, "NOT a = 1");\n'
+                   '    s.createConsumer(q, "a = \'" + x + "\' AND NOT b = 1");\n} }\n')
+    plain = findings(run("--format", "concise", str(src)).stdout)
+    assert {(ln, col, code) for _, ln, col, code in plain} == {(3, 26, "W011"), (4, 35, "I001"), (4, 46, "W011")}
+    lint = findings(run("--portability", "--format", "concise", str(src)).stdout)
+    # the lint's witnessed finding replaces the static warning; a selector with a run-time part is not linted
+    assert {(ln, col, code) for _, ln, col, code in lint} == {(3, 26, "W022"), (4, 35, "I001"), (4, 46, "W011")}
+    assert run("--against", "artemis", str(src)).returncode == 2

@@ -11,6 +11,8 @@ from jmsctl.scan.extractors import for_path, jvm, properties, python, uri, xml, 
 from jmsctl.scan.found import Found, Hole, Mapped, NotScanned
 from jmsctl.scan.verify import verify
 
+JMS = "import jakarta.jms.*; "  # the generic call names are read only in a file that mentions JMS
+
 
 def found(module: object, path: str, src: str) -> list[Found]:
     return module.extract(path, src)  # type: ignore[attr-defined, no-any-return]
@@ -41,7 +43,7 @@ def test_registry_by_suffix() -> None:
 # ----- Java-like --------------------------------------------------------------------------------
 
 def test_java_escapes_map_each_character_to_its_escape() -> None:
-    src = 'class A { void f() { s.createConsumer(q, "k = \\u0027\\u00e9\\u0027 AND n = \\"x\\""); } }'
+    src = JMS + 'class A { void f() { s.createConsumer(q, "k = \\u0027\\u00e9\\u0027 AND n = \\"x\\""); } }'
     (f,) = found(jvm, "A.java", src)
     assert text_of(f) == "k = 'é' AND n = \"x\""
     assert where(src, f, 4) == (1, src.index("\\u0027") + 1)  # the quote written as \u0027
@@ -49,7 +51,7 @@ def test_java_escapes_map_each_character_to_its_escape() -> None:
 
 
 def test_java_signatures_pick_the_selector_argument() -> None:
-    src = """class A { void f() {
+    src = JMS + """class A { void f() {
         s.createConsumer(q);
         s.createConsumer(q, "a = 1", true);
         s.createDurableConsumer(t, "name = 1", "b = 2", false);
@@ -64,7 +66,7 @@ def test_java_signatures_pick_the_selector_argument() -> None:
 
 
 def test_java_text_block_strips_incidental_indentation() -> None:
-    src = 'class A {\n  String q = """\n      a = 1\n        AND b == 2\n      """;\n  void f() { s.createConsumer(q2, q); }\n}\n'
+    src = JMS + 'class A {\n  String q = """\n      a = 1\n        AND b == 2\n      """;\n  void f() { s.createConsumer(q2, q); }\n}\n'
     (f,) = found(jvm, "A.java", src)
     assert text_of(f) == "a = 1\n  AND b == 2\n"
     (d,) = verify(f).diagnostics
@@ -72,7 +74,7 @@ def test_java_text_block_strips_incidental_indentation() -> None:
 
 
 def test_constants_concatenation_and_reassignment() -> None:
-    src = """class A {
+    src = JMS + """class A {
         static final String BASE = "a = 1 AND ";
         static final String SEL = BASE + "b = 2";
         String selector = "x = 1";
@@ -84,16 +86,16 @@ def test_constants_concatenation_and_reassignment() -> None:
 
 
 def test_kotlin_and_scala_templates_are_holes() -> None:
-    (k,) = found(jvm, "A.kt", 'fun f() { s.createConsumer(q, "a = \'$x\' AND b = ${y.z} AND c = \\$d") }')
+    (k,) = found(jvm, "A.kt", JMS + 'fun f() { s.createConsumer(q, "a = \'$x\' AND b = ${y.z} AND c = \\$d") }')
     assert text_of(k) == "a = '<$x>' AND b = <${y.z}> AND c = $d"
-    (sc,) = found(jvm, "A.scala", 'def f = s.createConsumer(q, s"a = \'$x\' AND p = 1")')
+    (sc,) = found(jvm, "A.scala", JMS + 'def f = s.createConsumer(q, s"a = \'$x\' AND p = 1")')
     assert text_of(sc) == "a = '<$x>' AND p = 1"
-    (plain,) = found(jvm, "A.scala", 'def f = s.createConsumer(q, "a = \'$x\'")')
+    (plain,) = found(jvm, "A.scala", JMS + 'def f = s.createConsumer(q, "a = \'$x\'")')
     assert text_of(plain) == "a = '$x'"  # not interpolated without s"" / f""
 
 
 def test_groovy_single_quoted_strings() -> None:
-    (g,) = found(jvm, "A.groovy", "def f() { s.createConsumer(q, 'a = \\'b\\'') }")
+    (g,) = found(jvm, "A.groovy", JMS + "def f() { s.createConsumer(q, 'a = \\'b\\'') }")
     assert text_of(g) == "a = 'b'"
 
 
@@ -106,7 +108,7 @@ def test_annotations_only_for_the_message_selector_property() -> None:
 
 
 def test_bare_unknown_arguments_are_skipped_unless_named_like_a_selector() -> None:
-    src = "class A { void f() { s.createConsumer(q, listener); s.createConsumer(q, mySelector); s.createConsumer(q, null); } }"
+    src = JMS + "class A { void f() { s.createConsumer(q, listener); s.createConsumer(q, mySelector); s.createConsumer(q, null); } }"
     (f,) = found(jvm, "A.java", src)
     (d,) = verify(f).diagnostics
     assert d.code == "I001" and d.severity is Severity.INFO
@@ -197,7 +199,7 @@ def test_yaml_scalars() -> None:
 
 
 def test_python_stomp_and_proton() -> None:
-    src = ('conn.subscribe("/q", 1, headers={"selector": "a = \\u0027b\\u0027"})\n'
+    src = ('import stomp; conn.subscribe("/q", 1, headers={"selector": "a = \\u0027b\\u0027"})\n'
            "conn.subscribe('/q', 2, selector=f'c = {x}')\n"
            "r = Selector(u'd = 1')\n"
            "h = {'selector': None}\n")
@@ -206,7 +208,7 @@ def test_python_stomp_and_proton() -> None:
 
 
 def test_more_jms_signatures() -> None:
-    src = """class A { void f() {
+    src = JMS + """class A { void f() {
         ts.createSubscriber(topic, "a = 1", false);
         ts.createSubscriber(topic);
         c.createConnectionConsumer(q, "b = 2", pool, 10);
@@ -221,3 +223,24 @@ def test_xml_filter_forms() -> None:
     src = ('<c><queue name="q"><selector string="a = 1"/></queue><jms:inbound-endpoint><jms:selector expression="b = 2"/>'
            '</jms:inbound-endpoint><divert name="d" filter="c = 3"/><log filter="not one"/></c>')
     assert [text_of(f) for f in found(xml, "a.xml", src)] == ["a = 1", "b = 2", "c = 3"]
+
+
+def test_not_message_selectors_are_left_alone() -> None:
+    kafka = 'class K { void f() { factory.createConsumer(props, "my-group"); } }'
+    assert found(jvm, "K.java", kafka) == []
+    assert len(found(jvm, "J.java", "import javax.jms.*;\n" + kafka)) == 1
+    assert [text_of(f) for f in found(jvm, "S.java", 'class S { void f() { c.setMessageSelector("a = 1"); } }')] == ["a = 1"]
+    k8s = "spec:\n  nodeSelector: {}\n  selector:\n    app: web\n  podSelector: 'app=x'\n  jms:\n    selector: 'a = 1'\n"
+    assert [text_of(f) for f in found(yaml, "k.yaml", k8s)] == ["a = 1"]
+    assert found(properties, "a.properties", "spring.cloud.kubernetes.discovery.label-selector=app=web\n") == []
+    scrapy = "from scrapy import Selector\nsel = Selector(text='<a>')\nx = {'selector': 'div > a'}\n"
+    assert found(python, "s.py", scrapy) == []
+    assert [text_of(f) for f in found(python, "p.py", "from proton.reactor import Selector\nSelector(value='a = 1')\n")] == ["a = 1"]
+
+
+def test_python_positions_after_a_form_feed() -> None:
+    src = "import stomp\n\x0c\nconn.subscribe('/q', 1, headers={'selector': 'a = = 1'})\n"
+    (f,) = found(python, "a.py", src)
+    (d,) = verify(f).diagnostics
+    p = locate(src, d.span.start)
+    assert (p.line, p.column) == (3, src.split("\n")[2].index("= 1") + 1)

@@ -74,7 +74,8 @@ def github(src: Source, diag: Diagnostic, as_error: bool = False) -> str:
     severity = diag.severity.value
     level = "error" if diag.is_error or (as_error and severity == "warning") else "notice" if severity == "info" else "warning"
     props = [f"title={_gh_escape(diag.code, True)}"]
-    message = diag.message if not diag.hint else f"{diag.message} (hint: {diag.hint})"
+    message = diag.message + "".join(f" ({note})" for note in diag.notes)
+    message = message if not diag.hint else f"{message} (hint: {diag.hint})"
     if src.is_file:
         props = [f"file={_gh_escape(src.name, True)}", f"line={line}", f"col={col}", f"endLine={end_line}", f"endColumn={end_col}", *props]
     else:
@@ -136,6 +137,9 @@ def full(src: Source, diag: Diagnostic) -> Text:
     if diag.expected:
         out.append(" expected " + ", ".join(diag.expected), style=colour)
     out.append("\n")
+    for note in diag.notes:
+        out.append(f"{gutter} = ", style="blue")
+        out.append(note + "\n")
     if diag.hint:
         out.append(f"{gutter} = ", style="blue")
         out.append("hint: ", style="bold")

@@ -156,6 +156,7 @@ def select_file(
     jobs: int = 1,
     reader: Iterator[Record] | None = None,
     prefilter: bool = True,
+    partial: bool = True,
     max_record_size: int = MAX_RECORD_SIZE,
     direct: Callable[[], int | None] | None = None,
 ) -> Iterator[Record | Selection]:
@@ -169,6 +170,8 @@ def select_file(
     ``reader``: read_records(path, max_record_size) already made (anything else is iterated as
     plain records). A record over ``max_record_size`` bytes is rejected as the loader rejects it.
     ``discard``: only the counts are wanted; the NDJSON lines' Selections come empty.
+    ``partial``: without ``exact``, ``validate_all`` and ``invert``, decode only the selector's
+    paths (``jmsctl.filter.partial``); False: every decoded record is validated whole.
     ``direct``: NDJSON output to a file descriptor (see ``parallel.batches``): worker processes
     write the selected lines there themselves, and their Selections come empty.
     InputError propagates as from read_records.
@@ -189,7 +192,7 @@ def select_file(
     name = "<stdin>" if path == "-" else path
     engine = Engine(
         selector, invert=invert, exact=exact, validate_all=validate_all, keep_lines=keep_lines, discard=discard, name=name, prefilter=prefilter,
-        max_record_size=max_record_size, plan=FilterPlan.of(selector.ast, selector.dialect),
+        max_record_size=max_record_size, plan=FilterPlan.of(selector.ast, selector.dialect), partial=partial,
     )
     items: Any = reader.items(max_record_size=max_record_size)
     batches: Any = None

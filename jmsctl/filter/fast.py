@@ -34,20 +34,21 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from msgspec import UNSET
 from msgspec.structs import astuple
 
 from jmsctl.filter import schema as fs
+from jmsctl.filter.partial import partial_for
 from jmsctl.filter.plan import FilterPlan, chunk_scanner, line_test
-from jmsctl.messages.decode import AmbiguousNumber, RecordError, decode_value
+from jmsctl.messages.decode import SPECIAL_FLOATS, AmbiguousNumber, RecordError, decode_value
 from jmsctl.messages.jsonkeys import has_duplicate_key
 from jmsctl.messages.loader import is_blank, judge_line, record_too_large
 from jmsctl.messages.model import DELIVERY_MODES
 from jmsctl.selector import Selector
 from jmsctl.selector import nodes as n
-from jmsctl.values import BOOLEAN, BYTE, INT, LONG, SHORT, STRING
+from jmsctl.values import BOOLEAN, BYTE, DOUBLE, INT, LONG, SHORT, STRING
 
 
 class _Refused(Exception):
@@ -77,7 +78,7 @@ _CONVERT: dict[type, Callable[[Any, str], Any]] = {
     fs.TInt: lambda v, where: (INT, v.value),
     fs.TLong: lambda v, where: (LONG, v.value),
     fs.TFloat: _typed_value("float"),
-    fs.TDouble: _typed_value("double"),
+    fs.TDouble: lambda v, where: (DOUBLE, float(v.value) if type(v.value) is not str else SPECIAL_FLOATS[v.value]),
     fs.TString: lambda v, where: (STRING, v.value),
 }
 
@@ -88,15 +89,19 @@ def property_value(v: Any, where: str) -> Any:
 
 
 # A header's selector type; JMSDeliveryMode reads 1 / 2 as its String names, by a table.
-_HEADER_TYPE: dict[str, Any] = {"JMSMessageID": STRING, "JMSCorrelationID": STRING, "JMSType": STRING, "JMSPriority": INT, "JMSTimestamp": LONG}
+_HEADER_TYPE: dict[str, Any] = {"JMSMessageID": STRING, "JMSCorrelationID": STRING, "JMSType": STRING, "JMSPriority": INT, "JMSTimestamp": LONG,
+                                # read only under a broker dialect (the checker rejects them otherwise): Message.selector_values() too
+                                "JMSExpiration": LONG, "JMSRedelivered": BOOLEAN, "JMSDestination": STRING, "JMSReplyTo": STRING}
+_VIEW_HEADERS = frozenset(_HEADER_TYPE) | {"JMSDeliveryMode"}
+_BROKER_ONLY = frozenset(_VIEW_HEADERS - set(n.HEADERS))
 _DELIVERY_VIEW: dict[Any, Any] = {written: (STRING, name) for written, name in DELIVERY_MODES.items()}
 
 
 def view_function(names: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
     """record -> {name: (JType, value)} for just these names, as Message.selector_values() would
     give them: headers in their selector types, a property named like a header left out."""
-    headers = tuple((name, _HEADER_TYPE.get(name), _DELIVERY_VIEW if name == "JMSDeliveryMode" else None) for name in names if name in n.HEADERS)
-    props = tuple((name, f"properties.{name}") for name in names if name not in n.HEADERS)
+    headers = tuple((name, _HEADER_TYPE.get(name), _DELIVERY_VIEW if name == "JMSDeliveryMode" else None) for name in names if name in _VIEW_HEADERS)
+    props = tuple((name, f"properties.{name}") for name in names if name not in _VIEW_HEADERS)
     convert = _CONVERT
     # This runs for every line: the usual selector reads one header and one or two properties,
     # and those are read without a loop (a third of the view's time).
@@ -140,7 +145,23 @@ def view_function(names: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
                         view[name] = (STRING, v) if type(v) is str else convert[type(v)](v, where)
         return view
 
-    return view_of
+    fallback = tuple((name, f"properties.{name}") for name in names if name in _BROKER_ONLY)
+    if not fallback:
+        return view_of
+
+    def view_with_properties(rec: Any) -> dict[str, Any]:
+        # A broker dialect's header name (JMSExpiration, ...): the header, else a property so named,
+        # as Message.selector_values() gives it.
+        view = view_of(rec)
+        p = rec.properties
+        for name, where in fallback:
+            if name not in view and p is not UNSET:
+                v = p.get(name)
+                if v is not None:
+                    view[name] = (STRING, v) if type(v) is str else convert[type(v)](v, where)
+        return view
+
+    return view_with_properties
 
 
 def _string_rule(checks: tuple[tuple[str, bool, frozenset[str], bool], ...], any_hit: bool) -> Callable[[Any], bool]:
@@ -165,6 +186,26 @@ def _string_rule(checks: tuple[tuple[str, bool, frozenset[str], bool], ...], any
                     return False
                 v = v.value
             if ((v in strings) is inside) is any_hit:
+                return any_hit
+        return not any_hit
+
+    return rule
+
+
+def _view_rule(checks: tuple[Any, ...], inside: bool | None, any_hit: bool) -> Callable[[dict[str, Any]], bool]:
+    """``_string_rule`` on a selector view (``plan.required`` with ``inside`` True, or
+    ``plan.sufficient`` with ``inside`` None: each check says): a String is ``(STRING, s)``
+    there, from a bare or typed string alike."""
+    rules = tuple((c[0], True, c[1]) if inside else (c[0], c[1], c[2]) for c in checks)
+
+    def rule(view: dict[str, Any]) -> bool:
+        for name, within, strings in rules:
+            tv = view.get(name)
+            if tv is None or tv[0] is not STRING:
+                if any_hit:
+                    continue
+                return False
+            if ((tv[1] in strings) is within) is any_hit:
                 return any_hit
         return not any_hit
 
@@ -215,6 +256,34 @@ class Batch:
 
 
 _NOT_TRUE = object()  # a prefiltered line: FALSE or UNKNOWN, not told apart
+_BLANK = object()  # a blank line: no record
+_MIN_NEEDLE = 3  # bytes: a shorter literal is no prefilter
+
+
+class _Outcome(NamedTuple):
+    """What ``Engine._judge`` said of a line: a verdict, or a rejection."""
+
+    verdict: Any
+    error: RecordError | None
+
+
+class _PathRecord(NamedTuple):
+    """A record read along the selector's paths: what ``view_function`` and the String rules read."""
+
+    headers: Any
+    properties: Any
+
+
+_TYPED = frozenset(fs.TYPED)
+_ESCAPE = re.compile(rb"\\u").search
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 # fastschema.TYPED_MADE is one list for the process: decodes from two threads must not interleave
 # between its clear() and its len(). One chunk at a time (the work holds the GIL anyway).
 _DECODING = threading.RLock()
@@ -246,6 +315,7 @@ class Engine:
         prefilter: bool = True,
         max_record_size: int | None = None,
         plan: FilterPlan | None = None,
+        partial: bool = True,
     ) -> None:
         self.selector = selector
         # Everything the engine knows about the selector beyond its compiled form, computed once.
@@ -258,6 +328,8 @@ class Engine:
         self.max_record_size = max_record_size
         self._fn = selector._fn  # evaluate() without the bound-method hop: called once per line
         groups = plan.must_contain if prefilter and not exact else ()
+        if groups and min(map(len, groups[0].needles)) < _MIN_NEEDLE:
+            groups = ()  # 'A' of LIKE 'A%' is in most lines: searching for it costs more than it skips
         self._skip = bool(groups) and not validate_all and not invert
         # Per line, a substring test costs about what building the view and evaluating saves, so
         # the prefilter is used only where it saves the decode: lines skipped unparsed.
@@ -269,6 +341,11 @@ class Engine:
         self._possible = possible_function(plan) if not exact and not invert else None
         # A line whose decoded values make the selector TRUE for certain is TRUE without the view.
         self._sure = sure_function(plan)
+        # The default mode decodes only the selector's paths (filter.partial: what filter proves
+        # about a line it selects); --stats, --validate-all and --invert validate whole records.
+        self._partial = partial_for(plan) if partial and not exact and not validate_all and not invert else None
+        self._view_possible = _view_rule(plan.required, True, False) if self._partial is not None and plan.required else None
+        self._view_sure = _view_rule(plan.sufficient, None, True) if self._partial is not None and plan.sufficient else None
 
     # The plain path for one line: exactly what read_records + select would do with it.
     def _plain(self, raw: bytes) -> tuple[Any, RecordError | None]:
@@ -313,6 +390,8 @@ class Engine:
             lines.pop()
         if b"\r" in chunk:
             lines = [line.rstrip(b"\r") for line in lines]
+        if self._partial is not None and max_count is None:
+            return self._process_partial(lines, chunk)
         if self._test is not None:
             return self._process_lines(lines, max_count)
         return self._process_all(lines, max_count, _COLON_ESCAPE(chunk) is not None)
@@ -404,6 +483,111 @@ class Engine:
         b.read = true + false + unknown + rejected + skipped
         b.true, b.false, b.unknown, b.rejected, b.selected, b.skipped = true, false, unknown, rejected, selected, skipped
         b.stopped = stopped
+        if out and not self.discard:
+            out.append(b"")
+            b.out = b"\n".join(out)
+        return b
+
+    def _process_partial(self, lines: list[bytes], text: bytes) -> Batch:
+        """Every line decoded along the selector's paths only (``filter.partial``), the verdict
+        counted when the chunk proves its path keys unique; a line it cannot vouch for is judged
+        by ``_judge`` (the whole record validated, or the plain path's rejection). ``text``: the
+        lines, joined (the chunk), in which the path keys are counted. The view is built here, as
+        ``view_function`` builds it (this loop is the default filter's time)."""
+        part = self._partial
+        assert part is not None
+        decode, value, keys = part.decode, part.value, part.keys
+        hspec = tuple((name, _HEADER_TYPE.get(name), _DELIVERY_VIEW if name == "JMSDeliveryMode" else None) for name in part.headers)
+        pspec = tuple((name, f"properties.{name}") for name in part.properties)
+        fn, judge, possible, sure = self._fn, self._judge, self._view_possible, self._view_sure
+        typed, unset, convert, string = _TYPED, UNSET, _CONVERT, STRING
+        escapes = _ESCAPE(text) is not None
+        utf8 = text.isascii() or _utf8(text)
+        results: list[Any] = []  # per line: a verdict (True / False / None / _NOT_TRUE), or an _Outcome of _judge
+        found: list[int] = []  # per line: how many path keys its decode found (0 for a line judged whole)
+        judged: list[int] = []  # the lines judged whole
+        for raw in lines:
+            try:
+                if (escapes and b"\\u" in raw) or not (utf8 or raw.isascii() or _utf8(raw)):
+                    raise _Refused
+                rec = decode(raw)
+                view: dict[str, Any] = {}
+                k = 0
+                if hspec:
+                    h = rec.headers
+                    if h is not unset:
+                        k = 1
+                        for name, jtype, table in hspec:
+                            v = getattr(h, name)
+                            if v is not unset:
+                                k += 1
+                                if v is not None:
+                                    view[name] = (jtype, v) if table is None else table[v]
+                if pspec:
+                    p = rec.properties
+                    if p is not unset:
+                        k += 1
+                        for name, where in pspec:
+                            v = getattr(p, name)
+                            if v is not unset:
+                                k += 1
+                                d = value(v)
+                                t = type(d)
+                                if t is str:
+                                    view[name] = (string, d)
+                                elif d is not None:
+                                    if t in typed and bytes(v).count(b":") != 2:
+                                        raise _Refused  # a typed value with a key twice?
+                                    view[name] = convert[t](d, where)
+                if possible is not None and not possible(view):
+                    result: Any = _NOT_TRUE
+                else:
+                    result = True if sure is not None and sure(view) else fn(view.get)
+                found.append(k)
+            except _DECODE_ERRORS:
+                result = _Outcome(*judge(raw)) if not is_blank(raw) else _BLANK
+                found.append(0)
+                judged.append(len(results))
+            results.append(result)
+        fs.TYPED_MADE.clear()
+        # The proof that no line holds a path key twice: each key occurs at least once in a line
+        # whose decode found it, so equal totals mean exactly once in every such line.
+        if sum(map(text.count, keys)) != sum(found) + sum(sum(map(lines[i].count, keys)) for i in judged):
+            for i, k in enumerate(found):
+                if type(results[i]) is not _Outcome and results[i] is not _BLANK and sum(map(lines[i].count, keys)) != k:
+                    results[i] = _Outcome(*judge(lines[i]))
+        return self._tally(lines, results)
+
+    def _tally(self, lines: list[bytes], results: list[Any]) -> Batch:
+        """A Batch from per-line results (verdicts, _Outcomes of the full judge, _BLANK)."""
+        b = Batch()
+        errors, kept = b.errors, b.kept
+        keep = self.keep_lines
+        true = false = unknown = rejected = skipped = 0
+        out: list[bytes] = []
+        append = out.append
+        for index, result in enumerate(results):
+            if type(result) is _Outcome:
+                if result.error is not None:
+                    rejected += 1
+                    errors.append((index, lines[index], result.error.field, result.error.reason))
+                    continue
+                result = result.verdict
+            if result is True:
+                true += 1
+                if keep:
+                    kept.append((index, lines[index]))
+                else:
+                    append(lines[index])
+            elif result is False:
+                false += 1
+            elif result is None:
+                unknown += 1
+            elif result is _NOT_TRUE:
+                skipped += 1
+        b.lines = len(lines)
+        b.read = true + false + unknown + rejected + skipped
+        b.true, b.false, b.unknown, b.rejected, b.selected, b.skipped = true, false, unknown, rejected, true, skipped
         if out and not self.discard:
             out.append(b"")
             b.out = b"\n".join(out)
@@ -517,7 +701,10 @@ class Engine:
                 lines.append(chunk[start:end])
             if b"\r" in chunk:
                 lines = [line.rstrip(b"\r") for line in lines]
-            sub = self._process_all(lines, None, any(b"\\u003" in line for line in lines))
+            if self._partial is not None:
+                sub = self._process_partial(lines, b"\n".join(lines))
+            else:
+                sub = self._process_all(lines, None, any(b"\\u003" in line for line in lines))
             add_counts(total, sub)
             total.out = sub.out
             total.kept = [(indexes[i], raw) for i, raw in sub.kept]

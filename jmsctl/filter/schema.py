@@ -103,6 +103,7 @@ TYPED = (TBoolean, TByte, TShort, TInt, TLong, TFloat, TDouble, TString)
 _Property = Union[str, bool, _Long, float, None, TBoolean, TByte, TShort, TInt, TLong, TFloat, TDouble, TString]  # noqa: UP007
 _BodyValue = Union[str, bool, _Long, float, TBoolean, TByte, TShort, TInt, TLong, TFloat, TDouble, TString, TBytes]  # noqa: UP007
 _Properties = Union[dict[str, _Property], UnsetType]  # noqa: UP007
+Property = _Property  # one property value, as the whole schema reads it (filter.partial decodes one alone)
 
 
 class Record(Struct, forbid_unknown_fields=True, gc=False, tag_field="type"):
@@ -245,6 +246,7 @@ __all__ = [
     "Map",
     "Object",
     "Plain",
+    "Property",
     "Record",
     "Stream",
     "TBoolean",

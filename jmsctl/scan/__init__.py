@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from jmsctl.diagnostics import Diagnostic
 from jmsctl.scan.extractors import Extractor, for_path
 from jmsctl.scan.found import NotScanned
-from jmsctl.scan.verify import Checked, verify
+from jmsctl.scan.verify import Checked, Lint, verify
 from jmsctl.selector import Analysis, analyze
 
 
@@ -41,18 +41,18 @@ def is_binary(data: bytes) -> bool:
 
 
 def scan_bytes(path: str, data: bytes, extractor: Extractor | None = None,
-               analyze_text: Callable[[str], Analysis] = analyze) -> FileResult | None:
+               analyze_text: Callable[[str], Analysis] = analyze, lint: Lint | None = None) -> FileResult | None:
     """The selectors of one file's content; None when it is binary, of no known kind, or holds
     no trigger word (then it is not parsed at all)."""
     extractor = extractor or for_path(path)
-    if extractor is None or is_binary(data) or extractor.trigger.search(data) is None:
+    if extractor is None or not extractor.triggered(data) or is_binary(data):
         return None
     text = read_text(data)
     try:
         found = sorted(extractor.extract(path, text), key=lambda f: (f.start, f.end))
     except NotScanned as exc:
         return FileResult(path, text, (), (exc.diagnostic,))
-    return FileResult(path, text, tuple(verify(f, analyze_text) for f in found))
+    return FileResult(path, text, tuple(verify(f, analyze_text, lint) for f in found))
 
 
 __all__ = ["FileResult", "is_binary", "read_text", "scan_bytes"]

@@ -89,7 +89,12 @@ def _placeholder_matches(text: str, quoted: bool, found: Found) -> list[re.Match
     return sorted(matches, key=lambda m: m.start())
 
 
-def verify(found: Found, analyze_text: Callable[[str], Analysis] = analyze) -> Checked:
+Lint = Callable[[str, tuple[Diagnostic, ...]], tuple[Diagnostic, ...]]
+
+
+def verify(found: Found, analyze_text: Callable[[str], Analysis] = analyze, lint: Lint | None = None) -> Checked:
+    """``lint`` (check's --portability) adds its diagnostics to a selector known whole: a witness
+    message for a text with a stand-in in it would be about the stand-in."""
     pieces = placeholders(found)
     shown = "".join(p.text if isinstance(p, Mapped) else _written(p) for p in pieces)
     holes = [p for p in pieces if isinstance(p, Hole)]
@@ -99,7 +104,7 @@ def verify(found: Found, analyze_text: Callable[[str], Analysis] = analyze) -> C
         return Checked(found, shown, (_info(found, holes, checked=False),))
     text, starts, ends, stand_ins, certain = _stand_in(pieces)
     analysis = analyze_text(text)
-    diags = list(analysis.diagnostics)
+    diags = list(analysis.diagnostics if lint is None or holes else lint(text, analysis.diagnostics))
     if holes and not certain and analysis.ast is None:
         diags = []
     diags = [d for d in diags if not any(_touches(d.span, s) for s in stand_ins)]

@@ -18,7 +18,7 @@ import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from jmsctl.scan.extractors import for_path
+from jmsctl.scan.extractors import extractors, for_path
 
 
 class WalkError(Exception):
@@ -49,8 +49,12 @@ def _glob(rel: str, base: str, pattern: str) -> bool:
 
 
 def files(path: str, filters: Filters) -> Iterator[str]:
-    """The files under ``path`` to scan (a named file is scanned whatever its name)."""
+    """The files under ``path`` to scan (a named file is scanned whatever the filters and .gitignore say,
+    and is an error when no extractor reads its kind)."""
     if os.path.isfile(path):
+        if for_path(path) is None:
+            kinds = " ".join(sorted({s for ex in extractors() for s in ex.suffixes}))
+            raise WalkError(f"{path}: not a kind of file scan reads ({kinds})")
         yield path
         return
     if not os.path.isdir(path):

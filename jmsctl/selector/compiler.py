@@ -220,6 +220,16 @@ class _Compiler:
         return lambda get: get(name) is None
 
     def _boolean_identifier(self, name: str) -> Cond:
+        if self.ibm:
+            def ibm_boolean(get: Getter) -> Tri:
+                v = get(name)
+                if v is None:
+                    return None
+                if v[0] is not BOOLEAN:
+                    raise _WholeSelectorFalse  # SEMANTICS.md section 5: 'x' stands for 'x = TRUE', unlike types
+                return v[1]  # type: ignore[no-any-return]
+            return ibm_boolean
+
         def boolean(get: Getter) -> Tri:
             v = get(name)
             if v is None:

@@ -86,11 +86,13 @@ class Explanation:
 
 def explain(text: str, get: Callable[[str], Any] | None = None, dialect: str = "jakarta") -> Explanation:
     """Explain a selector; with ``get`` (a message's value lookup) also evaluate it, node by node."""
-    analysis = sel.analyze(text)
+    analysis = sel.analyze(text, dialect)
     out = Explanation(text, dialect, analysis.diagnostics)
     if not analysis.valid:
         return out
     ast = analysis.ast
+    if sel.dialects.get(dialect).is_broker:
+        return _explain_broker(out, ast, get, dialect)
     out.canonical = unparse(ast)
     out.identifiers = _identifiers(ast)
     if ast is None:
@@ -101,6 +103,23 @@ def explain(text: str, get: Callable[[str], Any] | None = None, dialect: str = "
     out.tree = _tree(ast, text, ev, {})
     if ev is not None:
         out.result, out.selected, out.whole_false = tri_name(ev.result), ev.selected, ev.whole_false
+    return out
+
+
+def _explain_broker(out: Explanation, ast: n.Node | None, get: Callable[[str], Any] | None, dialect: str) -> Explanation:
+    """A broker dialect: its own parse (canonical text fully parenthesised, so that it reads the same
+    under either grammar) and the engine's verdict, delivered or not; no per-node values (the
+    reference walker follows the standard's value model, not the engine's)."""
+    from jmsctl.selector import javacc
+    from jmsctl.selector.javaeval import compile_java
+
+    out.canonical = javacc.canonical(ast) if ast is not None else None
+    out.identifiers = _identifiers(ast)
+    if ast is not None:
+        out.tree = _tree(ast, out.selector, None, {})
+    if get is not None:
+        out.selected = compile_java(ast, sel.dialects.get(dialect))(get) is True
+        out.result = "TRUE" if out.selected else "FALSE"
     return out
 
 

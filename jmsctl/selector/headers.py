@@ -4,7 +4,8 @@ JMSDestination, JMSReplyTo, JMSExpiration and JMSRedelivered are JMS headers but
 ones (the javadoc lists JMSDeliveryMode, JMSPriority, JMSMessageID, JMSTimestamp,
 JMSCorrelationID and JMSType). ActiveMQ Classic's PropertyExpression evaluates them from the
 message (apache/activemq activemq-client/src/main/java/org/apache/activemq/filter/PropertyExpression.java);
-Artemis reads them as ordinary properties, which a JMS client cannot set: they select nothing.
+Artemis translates JMSExpiration to its expiration header (SelectorTranslator) and reads the other
+three as ordinary properties, which a JMS client cannot set: NULL.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ BROKER_HEADERS = ("JMSDestination", "JMSReplyTo", "JMSExpiration", "JMSRedeliver
 
 def broker_header_note(name: str) -> str:
     """The sentence the jakarta error adds: which engine evaluates the name anyway."""
+    if name == "JMSExpiration":
+        return f"{name} is a JMS header the standard does not let a selector read; ActiveMQ Classic and Artemis do evaluate it"
     return f"{name} is a JMS header the standard does not let a selector read; ActiveMQ Classic does evaluate it (Artemis reads NULL)"
 
 

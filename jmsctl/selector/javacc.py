@@ -169,7 +169,7 @@ class _Parser:
     def take(self, kind: str) -> Tok:
         t = self.lex.get(self.pos)
         if t.kind != kind:
-            raise SelectorError(_unexpected(t, kind))
+            raise SelectorError(_unexpected(t, "the end of the selector" if kind == "EOF" else kind))
         self.pos += 1
         return t
 
@@ -459,6 +459,52 @@ class _Parser:
             self.sp += 1
             return True
         return self.st("(") and self.scan_or() and self.st(")")
+
+
+def canonical(node: n.Node) -> str:
+    """The broker AST as text with every operator parenthesised: one reading under any grammar."""
+    out: list[str] = []
+    stack: list[n.Node | str] = [node]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, str):
+            out.append(cur)
+            continue
+        parts = _canonical_parts(cur)
+        stack.extend(reversed(parts))
+    return "".join(out)
+
+
+def _canonical_parts(node: n.Node) -> list[n.Node | str]:
+    if isinstance(node, n.Literal):
+        t, v = node.value
+        if t is BOOLEAN:
+            return ["NULL" if v is None else "TRUE" if v else "FALSE"]
+        if t is STRING:
+            return ["'" + v.replace("'", "''") + "'"]
+        return [node.text or repr(v)]
+    if isinstance(node, n.Identifier):
+        return [node.name if _ID.fullmatch(node.name) and node.name.upper() not in KEYWORDS else '"' + node.name.replace('"', '""') + '"']
+    if isinstance(node, n.Unary):
+        return ["(-", node.operand, ")"]
+    if isinstance(node, n.Not):
+        return ["(NOT ", node.operand, ")"]
+    if isinstance(node, (n.And, n.Or, n.Comparison, n.Arithmetic)):
+        op = node.op if isinstance(node, (n.Comparison, n.Arithmetic)) else "AND" if isinstance(node, n.And) else "OR"
+        return ["(", node.left, f" {op} ", node.right, ")"]
+    if isinstance(node, n.IsNull):
+        return ["(", node.operand, " IS NOT NULL)" if node.negated else " IS NULL)"]
+    neg = " NOT" if node.negated else ""
+    if isinstance(node, n.Between):
+        return ["(", node.operand, f"{neg} BETWEEN ", node.low, " AND ", node.high, ")"]
+    if isinstance(node, n.InList):
+        items: list[n.Node | str] = []
+        for k, item in enumerate(node.items):
+            items.extend([", "] if k else [])
+            items.append(item)
+        return ["(", node.operand, f"{neg} IN (", *items, "))"]
+    tail: list[n.Node | str] = [" ESCAPE ", node.escape, ")"] if node.escape is not None else [")"]
+    return ["(", node.operand, f"{neg} LIKE ", node.pattern, *tail]
 
 
 def _unexpected(t: Tok, wanted: str) -> Diagnostic:

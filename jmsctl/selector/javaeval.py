@@ -21,6 +21,7 @@ from typing import Any
 from jmsctl.javatext import double_to_string, float_to_string
 from jmsctl.selector import nodes as n
 from jmsctl.selector.dialects import Dialect
+from jmsctl.selector.headers import BROKER_HEADERS
 from jmsctl.values import (
     BOOLEAN,
     BYTE,
@@ -392,8 +393,8 @@ class _Compiler:
         return boolean
 
     def _property(self, name: str) -> JVal:
-        if name in self.d.null_names:
-            return lambda get: None
+        if name in self.d.null_names or (name in BROKER_HEADERS and name not in self.d.extra_headers):
+            return lambda get: None  # the engine finds no such property
         if self.d.field_backed_jmsx and name in _FIELDS:
             return _FIELDS[name]
         default = self.d.header_defaults.get(name)
@@ -442,11 +443,12 @@ def _delivery_count(get: Getter) -> Any:
 
 
 def _redelivered(get: Getter) -> Any:
-    header = get("JMSRedelivered")
-    if header is not None and header[0] is BOOLEAN:
-        return header
+    # One field, redeliveryCounter: a JMSXDeliveryCount property (set after the headers) decides
     count = _java_integer(get("JMSXDeliveryCount"))
-    return (BOOLEAN, count is not None and wrap32(count - 1) > 0)  # setRedeliveryCounter(rc - 1)
+    if count is not None:
+        return (BOOLEAN, wrap32(count - 1) > 0)  # setRedeliveryCounter(rc - 1); isRedelivered(): counter > 0
+    header = get("JMSRedelivered")
+    return (BOOLEAN, header is not None and header[1] is True)
 
 
 def _group_id(get: Getter) -> Any:
@@ -462,6 +464,18 @@ _FIELDS: dict[str, JVal] = {
     "JMSRedelivered": _redelivered,
     "JMSXGroupID": _group_id,
 }
+
+# The other names a field-backed name reads (its field is written by either).
+_ALSO_READS = {"JMSRedelivered": ("JMSXDeliveryCount",), "JMSXDeliveryCount": ("JMSRedelivered",)}
+
+
+def names_read(identifiers: tuple[str, ...], dialect: Dialect) -> tuple[str, ...]:
+    """Every message value the evaluator may look up for these identifiers (a message view needs them all)."""
+    if not dialect.field_backed_jmsx:
+        return identifiers
+    extra = [also for name in identifiers for also in _ALSO_READS.get(name, ())]
+    return tuple(dict.fromkeys((*identifiers, *extra)))
+
 
 _DURABLE = {"PERSISTENT": "DURABLE", "NON_PERSISTENT": "NON_DURABLE"}
 

@@ -199,7 +199,12 @@ class _Compiler:
             return Cond(J.lit(bool(node.value[1])))
         if isinstance(node, n.Identifier):
             v = self.ident(node.name)  # a boolean identifier as a condition: x = TRUE
-            return Cond(F.when(~v.is_null(), F.coalesce(v.b, J.lit(False)) if v.b is not None else J.lit(False)))
+            cond = F.when(~v.is_null(), F.coalesce(v.b, J.lit(False)) if v.b is not None else J.lit(False))
+            if not self.ibm:
+                return Cond(cond)
+            # IBM (SEMANTICS.md section 5): a non-boolean value makes the whole selector FALSE
+            not_boolean = ~v.is_null() & v.b.isNull() if v.b is not None else ~v.is_null()
+            return Cond(cond, not_boolean)
         raise TypeError(f"not a condition: {node!r}")
 
     def _junction(self, node: n.And | n.Or) -> Cond:

@@ -86,6 +86,8 @@ def _batches(batches: Iterator[pa.RecordBatch], label: str, bindings: dict[str, 
             location = f"{label}#id={msg.attrs.get('id')}" + (f" (ID:{user_id})" if user_id is not None else "")
             try:
                 message = artemis_xml.build_message(msg, True, artemis_xml.destination(bindings, msg.queues))
+                if message.source is not None:
+                    message.source.pop("line", None)  # Spark's reader sees no lines
             except RecordError as exc:  # worded as the local reader words it
                 builder.add_rejected(None, location, str(RecordError(exc.field, f"message id {msg.attrs.get('id')}: {exc.reason}")))
                 rs.append(REJECTED)

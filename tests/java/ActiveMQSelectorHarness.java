@@ -5,8 +5,9 @@
 // is KIND,NAME,TYPE,VALUE: KIND is H (header) or P (property); NAME is base64; TYPE is one of
 // string boolean byte short int long float double null; VALUE is base64 for string, else Java text
 // (Float.parseFloat / Double.parseDouble read NaN, Infinity, -Infinity).
-// Output line: "match", "nomatch", "error <message>" (the parser rejected the selector) or
-// "exception <class>" (evaluation threw: the broker does not deliver). Nothing is cached between
+// Output line: "match", "nomatch", "error <message>" (the parser rejected the selector),
+// "exception <class>" (evaluation threw: the broker does not deliver) or "unsendable <message>" (the
+// client refuses to set a value on the message, so no such message reaches the broker). Nothing is cached between
 // lines except SelectorParser's own cache of parsed selectors, which is what a broker does too.
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -73,10 +74,14 @@ public final class ActiveMQSelectorHarness {
             String[] f = fields[i].split(",", 4);
             String name = text(f[1]);
             Object v = value(f[2], f[3]);
-            if (f[0].equals("H")) {
-                if (v != null) header(m, name, v);
-            } else {
-                m.setObjectProperty(name, v);
+            try {
+                if (f[0].equals("H")) {
+                    if (v != null) header(m, name, v);
+                } else {
+                    m.setObjectProperty(name, v);
+                }
+            } catch (javax.jms.JMSException e) {  // ActiveMQ refuses the value (JMSXGroupSeq as a long): no such message
+                return "unsendable " + String.valueOf(e.getMessage()).replace('\n', ' ');
             }
         }
         BooleanExpression expr;

@@ -9,7 +9,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Optional
 
@@ -19,7 +19,9 @@ from rich.console import Console
 
 from jmsctl import selector as sel
 from jmsctl.cli.errors import fail
+from jmsctl.cli.options import DIALECT_HELP, Dialect
 from jmsctl.cli.render import Format, Source, concise, console, diagnostic_json, github, print_full
+from jmsctl.diagnostics import Diagnostic
 from jmsctl.messages.loader import InputError, opened
 
 
@@ -60,6 +62,10 @@ def check(
     file: Optional[list[str]] = typer.Option(None, "--file", "-f", help="A file of selectors, one per line ('#' comments, blank lines skipped)."),  # noqa: UP045, B008
     output_format: Format = typer.Option(Format.full, "--format", help="full (carets, hints), concise, json or github annotations."),  # noqa: B008
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors (exit 1)."),
+    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
+    portability: bool = typer.Option(False, "--portability", help="Also warn (W020-W030, with a witness message) where a broker dialect reads the selector differently from the standard."),
+    against: Optional[list[str]] = typer.Option(None, "--against", metavar="DIALECT", help="Dialects --portability compares with (repeatable; default: every broker dialect but ibm)."),  # noqa: UP045, B008
+    mistyped: bool = typer.Option(False, "--mistyped", help="With --portability: also try witnesses whose properties have a kind the selector does not expect (an int where LIKE wants a String)."),
 ) -> None:
     """Validate selectors. Exit 0 all valid, 1 any invalid, 2 usage or I/O error."""
     sources: list[Source] = []
@@ -79,31 +85,49 @@ def check(
     if not sources:  # an empty file or stdin: nothing was checked, which is not "all valid" (grep -f /dev/null: 2)
         names = [p if p != "-" else "<stdin>" for p in [*(a for a in args if a == "-"), *(file or [])]]
         fail(f"{', '.join(dict.fromkeys(names))}: no selectors to check (empty input)")
+    unknown = [d for d in against or [] if d not in sel.DIALECTS]
+    if unknown:
+        fail(f"check: unknown dialect {unknown[0]!r} for --against: one of {', '.join(sel.DIALECTS)}")
+    if (against or mistyped) and not portability:
+        fail("check: --against and --mistyped go with --portability")
+    lint = _portability_lint(against, mistyped) if portability else None
     with closed_pipe_exits_quietly():
-        status = _report(sources, output_format, strict)
+        status = _report(sources, output_format, strict, dialect.value, lint)
     raise typer.Exit(status)
 
 
-def _report(sources: list[Source], fmt: Format, strict: bool) -> int:
+Lint = Callable[[str, tuple[Diagnostic, ...]], tuple[Diagnostic, ...]]
+
+
+def _portability_lint(against: list[str] | None, mistyped: bool) -> Lint:
+    """The selector's own diagnostics plus the portability lint's (imported only when asked for)."""
+    from jmsctl.selector import portability
+
+    return lambda text, own: portability.combined(own, portability.diagnostics(text, against or None, mistyped=mistyped))
+
+
+def _report(sources: list[Source], fmt: Format, strict: bool, dialect: str = "jakarta", lint: Lint | None = None) -> int:
     """Write the diagnostics; the text formats stream them, selector by selector (``| head`` sees them at once)."""
     con = pipe_aware(console())
     json_results: list[dict[str, Any]] = []
     invalid = warnings = 0
     for src in sources:
-        analysis = sel.analyze(src.text)
-        bad = bool(analysis.errors) or (strict and bool(analysis.warnings))
+        analysis = sel.analyze(src.text, dialect)
+        found = analysis.diagnostics if lint is None else lint(src.text, analysis.diagnostics)
+        found_warnings = [d for d in found if not d.is_error]
+        bad = bool(analysis.errors) or (strict and bool(found_warnings))
         invalid += bad
-        warnings += len(analysis.warnings)
+        warnings += len(found_warnings)
         if fmt is Format.json:
             json_results.append({"source": src.name, "line": src.first_line, "selector": src.text, "valid": not bad,
-                                 "diagnostics": [diagnostic_json(src, d) for d in analysis.diagnostics]})
+                                 "diagnostics": [diagnostic_json(src, d) for d in found]})
         elif fmt is Format.full:
-            print_full(con, src, analysis.diagnostics)
+            print_full(con, src, found)
         elif fmt is Format.github:
-            for d in analysis.diagnostics:
+            for d in found:
                 sys.stdout.write(github(src, d, as_error=strict) + "\n")  # --strict: a warning fails the run, so it is an error
         else:
-            for d in analysis.diagnostics:
+            for d in found:
                 sys.stdout.write(concise(src, d) + "\n")
     checked = len(sources)
     if fmt is Format.json:

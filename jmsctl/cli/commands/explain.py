@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
 from typing import Any, Optional
 
@@ -12,34 +14,59 @@ from rich.tree import Tree
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware, write_json
 from jmsctl.cli.errors import fail
 from jmsctl.cli.options import from_format, load_types, max_record_size, property_types
-from jmsctl.cli.render import Source, console, print_full
+from jmsctl.cli.render import Source, console, escape, print_full
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, read_records
 from jmsctl.messages.model import Message
-from jmsctl.selector import DIALECTS
+from jmsctl.selector import DIALECTS, portability
 from jmsctl.selector.explainer import ExplainNode, Explanation
 from jmsctl.selector.explainer import explain as build_explanation
 
 _VALUE_STYLE = {"TRUE": "bold green", "FALSE": "bold red", "UNKNOWN": "bold yellow"}
 
 
-def load_message(spec: str, max_size: int = MAX_RECORD_SIZE, fmt: str | None = None, types: Any = None) -> tuple[str, Message]:
-    """``FILE`` or ``FILE:N`` (record N counting from 0, as ``show --index`` and ``file:[N]``)."""
-    path, index = spec, 0
-    m = re.fullmatch(r"(.*):(\d+)", spec)
-    if m and m.group(1):
-        path, index = m.group(1), int(m.group(2))
-    for count, record in enumerate(read_records(path, max_size, fmt, types)):
-        if count == index:
+def load_message(
+    spec: str, max_size: int = MAX_RECORD_SIZE, fmt: str | None = None, types: Any = None, message_id: str | None = None
+) -> tuple[str, Message]:
+    """The message ``--message`` names: ``FILE`` (its first record), ``FILE:POS`` (the record at POS as
+    every command prints locations: the 1-based line of an NDJSON file, ``[i]`` for item i of a JSON
+    array, a format's own position for other formats), or with ``message_id`` the first message of
+    FILE whose JMSMessageID it is. One numbering: a location pasted from filter, validate or an
+    error names the same message here."""
+    path, pos = spec, None
+    m = re.fullmatch(r"(.+):(\[?[0-9]+\]?)", spec)
+    if m and not os.path.exists(spec):  # a file whose name ends in ':3' is that file
+        path, pos = m.group(1), m.group(2)
+    if pos is not None and message_id is not None:
+        raise InputError(f"{spec}: give a position (FILE:N) or --id, not both")
+    first = last = None
+    for record in read_records(path, max_size, fmt, types):
+        first = first or record.location
+        last = record.location
+        if message_id is not None:
+            if record.message is not None and record.message.headers.get("JMSMessageID") == message_id:
+                return record.location, record.message
+            continue
+        if pos is None or record.location.endswith(f":{pos}"):
             if record.error is not None:
                 raise InputError(f"{record.location}: {record.error}")
             assert record.message is not None
             return record.location, record.message
-    raise InputError(f"{path}: has no record {index}")
+    name = "<stdin>" if path == "-" else path
+    if message_id is not None:
+        raise InputError(f"{name}: no message with JMSMessageID {json.dumps(message_id, ensure_ascii=False)}")
+    if first is None:
+        raise InputError(f"{name}: has no record")
+    hint = " (an NDJSON file's records are FILE:LINE, counting from 1; a JSON array's FILE:[i])"
+    raise InputError(f"{name}: no record at {pos}: the records are {first} to {last}{hint}")
 
 
 def explain(
     selector: str = typer.Argument(..., help="The selector to explain."),
-    message: Optional[str] = typer.Option(None, "--message", "-m", help="FILE or FILE:N (record N, counting from 0): evaluate on that message."),  # noqa: UP045
+    message: Optional[str] = typer.Option(  # noqa: UP045
+        None, "--message", metavar="FILE[:N]",
+        help="Evaluate on a message: FILE (its first), FILE:N (the record at line N, as filter and errors print it; FILE:[i] in a JSON array).",
+    ),
+    message_id: Optional[str] = typer.Option(None, "--id", metavar="MESSAGE_ID", help="With --message FILE: the message whose JMSMessageID is MESSAGE_ID."),  # noqa: UP045
     output_format: str = typer.Option("text", "--format", help="text or json."),
     dialect: str = typer.Option("jakarta", "--dialect", help="jakarta (default), ibm, artemis or activemq (docs/dialects.md)."),
     max_size: int = max_record_size(),
@@ -51,27 +78,47 @@ def explain(
         fail("explain: --format is text or json; --dialect is " + ", ".join(DIALECTS))
     location = None
     msg = None
+    if message_id is not None and message is None:
+        fail("explain: --id MESSAGE_ID needs --message FILE (the file to look in)")
     if message is not None:
         try:
-            location, msg = load_message(message, max_size, source_format, load_types(types_file))
+            location, msg = load_message(message, max_size, source_format, load_types(types_file), message_id)
         except InputError as exc:
             fail(str(exc))
     ex = build_explanation(selector, msg.get if msg is not None else None, dialect)
+    targets = portability.default_targets()
+    differences = portability.lint(selector, targets)
     with closed_pipe_exits_quietly():
         if output_format == "json":
             doc = ex.to_dict()
-            doc["message"] = location
+            doc["message"] = None if msg is None else {"location": location, "JMSMessageID": msg.headers.get("JMSMessageID")}
+            doc["portability"] = {"against": list(targets), "differences": [r.to_dict(selector) for r in differences]}
             write_json(doc)
         else:
-            _print_text(ex, location)
+            _print_text(ex, location, None if msg is None else msg.headers.get("JMSMessageID"), (targets, differences))
     raise typer.Exit(0 if ex.valid else 1)
 
 
-def _print_text(ex: Explanation, location: str | None) -> None:
+def _print_portability(src: Source, targets: tuple[str, ...], differences: list[portability.Report]) -> None:
+    """The portability section: each broker dialect that reads the selector differently, with a witness."""
+    if not targets:
+        return
+    con = pipe_aware(console())
+    names = ", ".join(portability.title(d) for d in targets)
+    if not differences:
+        con.print(f"[bold]Portability[/] no difference found with {names}")
+        return
+    con.print(f"[bold]Portability[/] {len(differences)} difference{'s' if len(differences) != 1 else ''} from the standard ({names})")
+    print_full(con, src, [r.diagnostic for r in differences])
+
+
+def _print_text(ex: Explanation, location: str | None, message_id: object = None,
+                lint: tuple[tuple[str, ...], list[portability.Report]] = ((), [])) -> None:
     con = pipe_aware(console())
     src = Source("<arg>", ex.selector)
     if not ex.valid:
         print_full(con, src, ex.diagnostics)
+        _print_portability(src, *lint)
         return
     con.print("[bold]Selector[/]  ", ex.selector, sep="")
     con.print("[bold]Canonical[/] ", ex.canonical or "(empty: selects every message)", sep="", markup=True)
@@ -85,6 +132,10 @@ def _print_text(ex: Explanation, location: str | None) -> None:
     warnings = [d for d in ex.diagnostics if not d.is_error]
     con.print(f"[bold]Warnings[/]  {len(warnings) or 'none'}")
     print_full(con, src, warnings)
+    _print_portability(src, *lint)
+    if location is not None:  # which message this is, in the words filter and show use for it
+        about = f"  JMSMessageID {message_id}" if message_id else "  (no JMSMessageID)"
+        con.print("[bold]Message[/]   " + escape(location + about))
     if ex.tree is not None:
         con.print("[bold]Tree[/]" + (f" on {location}" if location else ""))
         con.print(_rich_tree(ex.tree), soft_wrap=False)

@@ -9,13 +9,14 @@ from typing import Any, Optional
 import typer
 
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware, write_json
-from jmsctl.cli.errors import say
+from jmsctl.cli.errors import fail, say
 from jmsctl.cli.options import DIALECT_HELP, Dialect
 from jmsctl.cli.render import Source, concise, console, diagnostic_json, github, print_full
 from jmsctl.diagnostics import Diagnostic, locate
 from jmsctl.scan import FileResult, scan_bytes
+from jmsctl.scan.verify import Lint
 from jmsctl.scan.walk import Filters, WalkError, files
-from jmsctl.selector import analyze
+from jmsctl.selector import DIALECTS, analyze
 
 VERSION = "0.1.0"
 
@@ -35,10 +36,19 @@ def scan(
     output_format: ScanFormat = typer.Option(ScanFormat.full, "--format", help="full (carets, hints), concise, json, github annotations or sarif (SARIF 2.1.0)."),  # noqa: B008
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors (exit 1)."),
     dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
+    portability: bool = typer.Option(False, "--portability", help="Also warn, as check does, where a broker dialect reads a selector differently from the standard (selectors known whole)."),
+    against: Optional[list[str]] = typer.Option(None, "--against", metavar="DIALECT", help="Dialects --portability compares with (repeatable; default: every broker dialect but ibm)."),  # noqa: UP045, B008
+    mistyped: bool = typer.Option(False, "--mistyped", help="With --portability: also try witnesses whose properties have a kind the selector does not expect."),
 ) -> None:
     """Find selectors in source and config files and check each at its line and column. Exit 0 clean, 1 findings, 2 usage or I/O error.
 
     Reads Java, Kotlin, Scala, Groovy, XML, .properties, YAML and Python files."""
+    unknown = [d for d in against or [] if d not in DIALECTS]
+    if unknown:
+        fail(f"scan: unknown dialect {unknown[0]!r} for --against: one of {', '.join(DIALECTS)}")
+    if (against or mistyped) and not portability:
+        fail("scan: --against and --mistyped go with --portability")
+    lint = _portability_lint(against, mistyped) if portability else None
     filters = Filters(tuple(include or ()), tuple(exclude or ()))
     results: list[FileResult] = []
     failures: list[str] = []
@@ -47,7 +57,7 @@ def scan(
         try:
             for name in files(path, filters):
                 scanned += 1
-                result = _scan_file(name, failures, dialect.value)
+                result = _scan_file(name, failures, dialect.value, lint)
                 if result is not None:
                     results.append(result)
         except WalkError as exc:
@@ -59,7 +69,13 @@ def scan(
     raise typer.Exit(2 if failures else status)
 
 
-def _scan_file(name: str, failures: list[str], dialect: str) -> FileResult | None:
+def _portability_lint(against: list[str] | None, mistyped: bool) -> Lint:
+    from jmsctl.selector import portability
+
+    return lambda text, own: portability.combined(own, portability.diagnostics(text, against or None, mistyped=mistyped))
+
+
+def _scan_file(name: str, failures: list[str], dialect: str, lint: Lint | None) -> FileResult | None:
     try:
         with open(name, "rb") as f:
             data = f.read()
@@ -67,7 +83,7 @@ def _scan_file(name: str, failures: list[str], dialect: str) -> FileResult | Non
         failures.append(f"{name}: {exc.strerror or exc}")
         return None
     try:
-        return scan_bytes(name, data, analyze_text=lambda text: analyze(text, dialect))
+        return scan_bytes(name, data, analyze_text=lambda text: analyze(text, dialect), lint=lint)
     except (ValueError, LookupError, RecursionError, MemoryError) as exc:  # a defect of an extractor: said, never a traceback
         failures.append(f"{name}: not scanned: {type(exc).__name__}: {exc}")
         return None

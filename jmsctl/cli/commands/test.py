@@ -17,7 +17,7 @@ from jmsctl.testcases import CaseResult, InvalidLine, read_cases, run_case
 def test(
     files: list[str] = typer.Argument(..., metavar="FILE...", help="JSONL files of selector test cases."),  # noqa: B008
     output_format: str = typer.Option("text", "--format", help="text or json."),
-    verbose: bool = typer.Option(False, "--verbose", "-v", help="List passing cases too."),
+    verbose: bool = typer.Option(False, "--verbose", help="List passing cases too (no -v: -v is --invert, as in grep)."),
 ) -> None:
     """Run selector test cases; summary 'N passed, M failed'; exit 1 on any failure, 2 on a malformed case or I/O error."""
     results: list[CaseResult] = []

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 FORMAT_DOC = "docs/FORMAT.md"
 """Where the formats are described: named in every format error."""
 
-_MODULES = ("ndjson", "json_array", "fmtn_a", "activemq_browse", "artemis_xml")
+_MODULES = ("ndjson", "json_array", "fmtn_a", "activemq_browse", "ibm_dmpmqmsg", "artemis_xml")
 """The registry: module names under jmsctl.messages.formats, in the order they are tried."""
 
 SNIFF_SIZE = 64 * 1024

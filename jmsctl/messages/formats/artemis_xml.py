@@ -15,6 +15,7 @@ in it is read; expat never fetches anything.
 
 from __future__ import annotations
 
+import base64
 import math
 import re
 from collections import Counter
@@ -117,7 +118,7 @@ class _Parser:
         p.ExternalEntityRefHandler = self._external
         p.StartElementHandler = self._start
         p.EndElementHandler = self._end
-        p.CharacterDataHandler = self._chars
+        p.CharacterDataHandler = None  # set inside a body only: the layout's white space elsewhere costs no call
         p.StartCdataSectionHandler = self._cdata_start
         p.EndCdataSectionHandler = self._cdata_end
         self.parser = p
@@ -156,18 +157,20 @@ class _Parser:
                 self.queue_bindings[attrs.get("name", "")] = (attrs.get("address", ""), attrs.get("routing-type", ""))
             return
         if tag == "property":
-            msg.properties.append((attrs.get("name", ""), attrs.get("value", ""), attrs.get("type"), self.parser.CurrentLineNumber))
+            msg.properties.append((attrs.get("name", ""), attrs.get("value", ""), attrs.get("type"), 0))
         elif tag == "queue":
             msg.queues.append(attrs.get("name", ""))
         elif tag == "body":
             msg.body_seen = True
             msg.large = attrs.get("isLarge", "").lower() == "true"
             self.in_body = True
+            self.parser.CharacterDataHandler = self._chars
 
     def _end(self, tag: str) -> None:
         self.depth -= 1
         if tag == "body":
             self.in_body = False
+            self.parser.CharacterDataHandler = None
         elif tag == "message" and self.msg is not None and self.depth == (2 if self.root == EXPORT_ROOT else 1):
             self.done.append(self._record(self.msg))
             self.msg = None
@@ -317,14 +320,11 @@ def _properties(msg: Pending, headers: dict[str, Any]) -> tuple[dict[str, TypedV
     source: dict[str, Any] = {}
     internal: list[str] = []
     for raw_name, text, kind, _line in msg.properties:
-        where = f"properties.{raw_name}"
-        if kind is None:
-            raise RecordError(where, "the property has no type attribute")
-        if kind.lower() not in PROPERTY_TYPES:
-            raise RecordError(where, f"unknown property type {kind!r}; expected one of {', '.join(PROPERTY_TYPES)}")
-        jt = PROPERTY_TYPES[kind.lower()]
+        jt = PROPERTY_TYPES.get(kind, _UNKNOWN) if kind is not None else _UNKNOWN  # the writer's spelling, else any case
+        if jt is _UNKNOWN:
+            jt = _property_type(raw_name, kind)
         name = JMSX_PROPERTIES.get(raw_name, raw_name)
-        if is_internal(name):
+        if name[:1] == "_" and is_internal(name):
             internal.append(name)
         if text == NULL_VALUE:
             nulls.append(name)
@@ -333,17 +333,29 @@ def _properties(msg: Pending, headers: dict[str, Any]) -> tuple[dict[str, TypedV
             try:
                 data = b64decode(text)
             except CoreError as exc:
-                raise RecordError(where, f"the bytes value {exc}") from None
-            source.setdefault("bytes_properties", {})[name] = data
+                raise RecordError(f"properties.{raw_name}", f"the bytes value {exc}") from None
+            source.setdefault("bytes_properties", {})[name] = base64.b64encode(data).decode("ascii")  # source stays JSON
             continue
-        value = _value(text, jt, where)
+        value = (STRING, text) if jt is STRING else _value(text, jt, f"properties.{raw_name}")
         if name in HEADER_PROPERTIES and jt is STRING:
-            headers[name] = value[1]
+            headers[name] = text
         else:
             properties[name] = value
     if internal:
         source["internal"] = internal
     return properties, tuple(nulls), source
+
+
+_UNKNOWN: Any = object()  # a type attribute not spelled as the writer spells it
+
+
+def _property_type(name: str, kind: str | None) -> JType | None:
+    where = f"properties.{name}"
+    if kind is None:
+        raise RecordError(where, "the property has no type attribute")
+    if kind.lower() not in PROPERTY_TYPES:
+        raise RecordError(where, f"unknown property type {kind!r}; expected one of {', '.join(PROPERTY_TYPES)}")
+    return PROPERTY_TYPES[kind.lower()]
 
 
 def _value(text: str, jt: JType, where: str) -> TypedValue:
@@ -437,7 +449,7 @@ def _typed_body(raw: bytes, body_type: str, source: dict[str, Any]) -> Any:
     if body_type in ("bytes", "object"):
         return raw
     if raw:  # a plain message with a body, a stream body: kept as Artemis wrote them
-        source["body"] = raw
+        source["body_base64"] = base64.b64encode(raw).decode("ascii")  # source stays JSON
     return None
 
 

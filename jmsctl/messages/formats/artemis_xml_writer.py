@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import IO, Any
 
-from jmsctl.messages.formats.artemis_core import b64encode, encode_map_body, encode_text_body
+from jmsctl.messages.formats.artemis_core import b64decode, b64encode, encode_map_body, encode_text_body
 from jmsctl.messages.formats.artemis_xml import JMSX_PROPERTIES, NULL_VALUE
 from jmsctl.messages.model import Message
 from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, STRING, JType, TypedValue, f32_repr
@@ -147,7 +147,7 @@ def _properties(message: Message, src: dict[str, Any], lost: Counter[str]) -> li
             lost[f"String properties whose value is {NULL_VALUE}: read back as null (Artemis's null marker)"] += 1
         out.append((_ARTEMIS_NAMES.get(name, name), _attr(_java_text(value), lost), _TYPE_NAMES[value[0]]))
     out += [(_ARTEMIS_NAMES.get(name, name), NULL_VALUE, "bytes") for name in message.null_properties]
-    out += [(name, b64encode(data), "bytes") for name, data in src.get("bytes_properties", {}).items()]
+    out += [(name, b64encode(b64decode(text)), "bytes") for name, text in src.get("bytes_properties", {}).items()]
     return out
 
 
@@ -159,8 +159,8 @@ def _raw_body(message: Message, src: dict[str, Any], lost: Counter[str]) -> byte
         return body if body is not None else None
     if kind == "map":
         return encode_map_body(body) if body is not None else None
-    if "body" in src:
-        return src["body"]  # type: ignore[no-any-return]
+    if "body_base64" in src:
+        return b64decode(src["body_base64"])
     if kind == "stream" and body is not None:
         lost["stream bodies (Artemis's stream encoding is not written by jmsctl): written empty"] += 1
     return None

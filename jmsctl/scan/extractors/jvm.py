@@ -42,6 +42,10 @@ CALLS: dict[str, dict[int, int]] = {
     "receiveSelectedAndConvert": {1: 0, 2: 1},
     "browseSelected": {2: 0, 3: 1},
 }
+# Names other APIs use too (Kafka has createConsumer): read only in a file that mentions a JMS API.
+# setMessageSelector, receiveSelected(AndConvert) and browseSelected are JMS's (Spring's) alone.
+_JMS_ONLY = {"setMessageSelector", "receiveSelected", "receiveSelectedAndConvert", "browseSelected"}
+JMS_CONTEXT = re.compile(r"jms|activemq|artemis|hornetq|qpid|ibm\.mq|\bmq\b|solace|tibco|weblogic", re.IGNORECASE)
 _KEEP_CALLS = {"trim", "strip", "trimIndent", "stripIndent", "trimMargin", "intern", "toString"}
 _HINTED = re.compile(r"selector|filter", re.IGNORECASE)
 LANGUAGES = {".java": "java", ".kt": "kotlin", ".kts": "kotlin", ".scala": "scala", ".sc": "scala", ".groovy": "groovy", ".gradle": "groovy"}
@@ -197,10 +201,11 @@ def extract(path: str, text: str) -> list[Found]:
     f = _File(text, language)
     found: list[Found] = []
     toks = f.toks
+    jms = JMS_CONTEXT.search(text) is not None
     for i, t in enumerate(toks):
         if t.kind != "ident" or i + 1 >= len(toks) or toks[i + 1].text != "(":
             continue
-        if t.text in CALLS:
+        if t.text in CALLS and (jms or t.text in _JMS_ONLY):
             args = f.args(i + 1)
             index = CALLS[t.text].get(len(args))
             if index is not None:
@@ -247,4 +252,5 @@ EXTRACTOR = Extractor(
     suffixes=tuple(LANGUAGES),
     trigger=re.compile(rb"create(?:Consumer|Receiver|Browser|QueueBrowser|Durable|Shared|Subscriber|ConnectionConsumer)|[Ss]elector|Selected"),
     extract=extract,
+    words=(b"elect", b"create"),
 )

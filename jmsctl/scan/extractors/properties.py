@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from jmsctl.scan.extractors import Extractor, uri
+from jmsctl.scan.extractors import Extractor, selector_key, uri
 from jmsctl.scan.found import Found, Mapped
 
 _ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
@@ -80,7 +80,7 @@ def extract(path: str, text: str) -> list[Found]:
         line = _decode(parts)
         key, value = _split(line)
         at = value.starts[0] if value.text else parts[0][1]
-        if key.lower().endswith("selector"):
+        if selector_key(key):
             trimmed = value.slice(0, len(value.text.rstrip()))
             found.append(Found((trimmed,), at, at, f"property {key}"))
         elif uri.OPTION.search(value.text):

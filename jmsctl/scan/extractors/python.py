@@ -69,10 +69,19 @@ def _plain(body: str, at: int, raw: bool) -> Mapped:
     return Mapped.build(parts)
 
 
+# 'selector' means many things in Python (scrapy and parsel's Selector, the selectors module, CSS):
+# read only in a file that uses a messaging client.
+MESSAGING = re.compile(r"stomp|proton|qpid|activemq|artemis|jms", re.IGNORECASE)
+
+
 def extract(path: str, text: str) -> list[Found]:
-    line_starts = [0]
-    for line in text.splitlines(keepends=True):
-        line_starts.append(line_starts[-1] + len(line))
+    if MESSAGING.search(text) is None:
+        return []
+    line_starts = [0]  # tokenize's lines end at '\n' only (a form feed or a lone '\r' does not end one)
+    pos = text.find("\n")
+    while pos >= 0:
+        line_starts.append(pos + 1)
+        pos = text.find("\n", pos + 1)
     try:
         toks = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
                 if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)]
@@ -93,7 +102,11 @@ def extract(path: str, text: str) -> list[Found]:
                 and i > 0 and toks[i - 1].string in ("(", ","):
             start, kind = i + 2, "selector= argument"
         elif t.type == tokenize.NAME and t.string == "Selector" and i + 1 < len(toks) and toks[i + 1].string == "(":
-            start, kind = i + 2, "proton Selector"
+            start, kind = i + 2, "proton Selector"  # Selector(value, name='selector'): the first argument
+            if start + 1 < len(toks) and toks[start].type == tokenize.NAME and toks[start + 1].string == "=":
+                if toks[start].string != "value":
+                    continue
+                start += 2
         if start is None:
             continue
         pieces: list[Piece] = []

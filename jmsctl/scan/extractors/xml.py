@@ -172,7 +172,8 @@ def _line_start(text: str, line: int) -> int:
 
 EXTRACTOR = Extractor(
     name="xml",
-    suffixes=(".xml", ".xsd.xml", ".jrxml", ".xmi"),
+    suffixes=(".xml",),
     trigger=re.compile(rb"[Ss]elector|SELECTOR|<(?:\w+:)?filter\b|\sfilter\s*="),
     extract=extract,
+    words=(b"elect", b"ELECT", b"filter"),
 )

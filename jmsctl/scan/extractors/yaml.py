@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from jmsctl.scan.extractors import Extractor, uri
+from jmsctl.scan.extractors import Extractor, selector_key, uri
 from jmsctl.scan.found import Found, Mapped
 
 _KEY = re.compile(r"""^(?P<indent>[ ]*)(?:-[ ]+)*(?P<key>"[^"\n]*"|'[^'\n]*'|[^\s#'"{\[][^:#\n]*?)[ ]*:(?:[ ]+|$)(?P<value>.*)$""")
@@ -32,6 +32,8 @@ def _scalar(value: str, at: int, lines: list[tuple[str, int]], index: int, inden
                 pieces.append((body[i], at + 1 + i, at + 2 + i))
                 i += 1
         return Mapped.build(pieces)
+    if value[:1] in ("{", "[", "&", "*", "!"):
+        return None  # a flow collection, an anchor, an alias or a tag: not a selector string
     if value[:1] in ("|", ">"):
         return _block(value[0] == "|", lines, index, indent)
     plain = re.split(r"[ \t]#", value, maxsplit=1)[0].rstrip()
@@ -92,13 +94,13 @@ def extract(path: str, text: str) -> list[Found]:
             continue
         key = m.group("key").strip("\"'")
         value_at = at + m.start("value")
-        selector_key = key.lower().endswith("selector")
-        if not selector_key and "selector=" not in m.group("value").lower():
+        is_selector = selector_key(key)
+        if not is_selector and "selector=" not in m.group("value").lower():
             continue
         value = _scalar(m.group("value"), value_at, lines, index, len(m.group("indent")))
         if value is None:
             continue
-        if selector_key:
+        if is_selector:
             found.append(Found((value,), value.starts[0] if value.text else value_at, value_at, f"YAML key {key}"))
         else:
             found.extend(Found((s,), s.starts[0] if s.text else value_at, value_at, "endpoint URI") for s in uri.selectors(value))

@@ -11,6 +11,7 @@ DIALECT = Dialect(
     blank_is_error=True,
     quoted_identifiers=True,
     null_names=("JMSXGroupSeq",),
+    extra_headers=("JMSExpiration",),
     rewrite_delivery_mode_literals=True,
     double_vs_float="widen",
     evidence=frozen({
@@ -25,6 +26,10 @@ DIALECT = Dialect(
         "null_names": "apache/activemq-artemis artemis-core-client/src/main/java/org/apache/activemq/artemis/reader/"
                       "MessageUtil.java setIntProperty(): JMSXGroupSeq goes to the core group sequence, not to a property; "
                       "SelectorTranslator.java does not translate the name, so the filter finds no such property",
+        "extra_headers": "apache/activemq-artemis artemis-commons/src/main/java/org/apache/activemq/artemis/utils/"
+                         "SelectorTranslator.java: JMSExpiration -> AMQExpiration, which artemis-server FilterImpl.java reads "
+                         "as the message's expiration; JMSRedelivered, JMSDestination and JMSReplyTo are not translated and "
+                         "name no property (NULL)",
         "double_vs_float": f"{ART_F}ComparisonExpression.java compare(): a Float right of a Double widens to double",
     }),
 )

@@ -1,0 +1,283 @@
+"""``jmsctl filter SEL FILE --count`` on a typed-property dump, six selector shapes, against jq and
+against the partial-decode floor, in one run.
+
+    python bench/shapes_bench.py                      # 1,000,000 messages (~520 MB; a few minutes with jq)
+    python bench/shapes_bench.py --messages 200000    # quicker, for iterating
+    python bench/shapes_bench.py --no-jq              # jmsctl and the floor only
+
+The dump is the kind users export (issue 18): every message a text message with the same six
+headers, nine properties of which four are written in the typed ``{"type", "value"}`` form
+(weight int, price double, quantity long, express boolean), an ISO time (colons in a string), a
+50-byte text body; about 530 bytes a line. It is generated once (cached in --workdir) and copied
+to /dev/shm, where every tool reads it.
+
+For each selector, in this order within one run: the partial-decode floor, ``jmsctl filter
+--count`` (its defaults: the cores for a file this large) ``--repeat`` times, interleaved with
+the floor (the fastest of each kept), and ``jq -c 'select(...)'`` once (``--jq-repeat``). The
+floor is a Python process that decodes with msgspec only the headers and properties the selector
+reads (a Struct of just those fields, typed values as a small Struct) and compares them: the
+least a Python filter of this selector can do per line. Printed per selector: the count selected
+(all tools must agree, else the bench exits 1), wall seconds of jmsctl and jq, the ratio jq /
+jmsctl, and CPU per message (user + sys of the whole process tree, workers included) of jmsctl
+and of the floor, with their ratio (the target: at most 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import orjson
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# name -> (selector, jq condition, floor: (header fields, property fields, Python condition)).
+# In the floor's condition, h.X is a header, p.X a property (typed values unwrapped by v()).
+SHAPES: dict[str, tuple[str, str, tuple[tuple[str, ...], tuple[str, ...], str]]] = {
+    "javadoc": (
+        "JMSType = 'car' AND color = 'blue' AND weight > 2500",
+        'and3(and3(hs(.headers.JMSType; "car"); ps(.properties.color; "blue")); pgt(.properties.weight; 2500))',
+        (("JMSType",), ("color", "weight"), "h.JMSType == 'car' and v(p.color) == 'blue' and num(w := v(p.weight)) and w > 2500"),
+    ),
+    "numeric": (
+        "weight > 100",
+        "pgt(.properties.weight; 100)",
+        ((), ("weight",), "num(w := v(p.weight)) and w > 100"),
+    ),
+    "one id": (
+        "JMSMessageID = 'ID:bars-999999'",
+        'hs(.headers.JMSMessageID; "ID:bars-999999")',
+        (("JMSMessageID",), (), "h.JMSMessageID == 'ID:bars-999999'"),
+    ),
+    "like": (
+        "region LIKE 'A%'",
+        'tv(.properties.region) | if . == null then null elif .[0] == "s" then (.[1] | startswith("A")) else false end',
+        ((), ("region",), "type(r := v(p.region)) is str and r.startswith('A')"),
+    ),
+    "arithmetic": (
+        "price * weight > 1000000",
+        '[tv(.properties.price), tv(.properties.weight)] | if .[0] == null or .[1] == null then null '
+        'elif .[0][0] == "n" and .[1][0] == "n" then .[0][1] * .[1][1] > 1000000 else false end',
+        ((), ("price", "weight"), "num(a := v(p.price)) and num(b := v(p.weight)) and a * b > 1000000"),
+    ),
+    "in list": (
+        "color IN ('red', 'blue')",
+        'tv(.properties.color) | if . == null then null elif .[0] == "s" then (.[1] == "red" or .[1] == "blue") else false end',
+        ((), ("color",), "v(p.color) in ('red', 'blue')"),
+    ),
+}
+
+JQ_PRELUDE = r"""
+def tv(p): p | if . == null then null
+  elif type == "object" then (.type) as $t | (.value) as $v |
+    if $t == "string" then ["s", $v] elif $t == "boolean" then ["b", $v] else ["n", $v] end
+  elif type == "string" then ["s", .] elif type == "boolean" then ["b", .] elif type == "number" then ["n", .]
+  else null end;
+def and3(a; b): if (a == false) or (b == false) then false elif (a == null) or (b == null) then null else true end;
+def hs(h; lit): h | if . == null then null elif type == "string" then . == lit else false end;
+def ps(p; lit): tv(p) | if . == null then null elif .[0] == "s" then .[1] == lit else false end;
+def pgt(p; n): tv(p) | if . == null then null elif .[0] == "n" then .[1] > n else false end;
+"""
+
+FLOOR = '''import sys
+from typing import Union
+import msgspec
+
+class T(msgspec.Struct, gc=False):
+    type: str
+    value: Union[int, float, str, bool]
+
+V = Union[int, float, str, bool, None, T]
+
+class H(msgspec.Struct, gc=False):
+{headers}
+
+class P(msgspec.Struct, gc=False):
+{props}
+
+class R(msgspec.Struct, gc=False):
+    headers: H = msgspec.field(default_factory=H)
+    properties: P = msgspec.field(default_factory=P)
+
+decode = msgspec.json.Decoder(R).decode
+
+def v(x):
+    return x.value if type(x) is T else x
+
+def num(x):
+    return type(x) is int or type(x) is float
+
+n = 0
+for line in sys.stdin.buffer:
+    r = decode(line)
+    h, p = r.headers, r.properties
+    if {cond}:
+        n += 1
+print(n)
+'''
+
+COLORS = ["blue", "red", "green", "black", "white", "silver"]
+REGIONS = ["APAC", "AMER", "EMEA", "EU", "US", "UK", "LATAM", "MEA"]
+CUSTOMERS = ["Acme Corp", "Globex", "Initech", "Umbrella Logistics", "Stark Industries", "Wayne Enterprises", "Hooli", "Vandelay Imports"]
+TYPES = ["car", "car", "truck", "bike", "van", "part"]
+
+
+def generate(path: Path, n: int, seed: int = 18) -> None:
+    """Text messages of one regular shape: six headers, nine properties (four typed), a 50-byte body."""
+    rnd = random.Random(seed)
+    tmp = path.with_suffix(".tmp")
+    with tmp.open("wb") as out:
+        for i in range(n):
+            weight = rnd.randint(101, 5000) if rnd.random() < 0.855 else rnd.randint(1, 100)
+            msg = {
+                "type": "text",
+                "headers": {
+                    "JMSMessageID": f"ID:bars-{i}",
+                    "JMSTimestamp": 1_700_000_000_000 + i * 13,
+                    "JMSType": rnd.choice(TYPES),
+                    "JMSDeliveryMode": rnd.choice(["PERSISTENT", "NON_PERSISTENT"]),
+                    "JMSPriority": rnd.randint(0, 9),
+                    "JMSDestination": rnd.choice(["queue://orders", "queue://fleet"]),
+                },
+                "properties": {
+                    "color": rnd.choice(COLORS),
+                    "weight": {"type": "int", "value": weight},
+                    "price": {"type": "double", "value": round(rnd.uniform(250.0, 5000.0), 2)},
+                    "region": rnd.choice(REGIONS),
+                    "customer": rnd.choice(CUSTOMERS),
+                    "quantity": {"type": "long", "value": rnd.randint(1, 10_000)},
+                    "express": {"type": "boolean", "value": rnd.random() < 0.3},
+                    "sku": f"SKU-{rnd.randint(0, 99999):05d}",
+                    "createdAt": f"2026-11-{1 + i % 28:02d}T{rnd.randint(0, 23):02d}:{rnd.randint(0, 59):02d}:{rnd.randint(0, 59):02d}Z",
+                },
+                "body": f"order {i:07d} for {rnd.choice(CUSTOMERS)}".ljust(50, ".")[:50],
+            }
+            out.write(orjson.dumps(msg) + b"\n")
+    tmp.replace(path)
+
+
+@dataclass
+class Row:
+    shape: str
+    selector: str
+    selected: int
+    jmsctl_s: float
+    jq_s: float | None
+    vs_jq: float | None
+    jmsctl_cpu_us: float  # CPU microseconds per message, whole process tree
+    floor_cpu_us: float
+    vs_floor: float
+
+
+def timed(cmd: list[str], stdin: Path | None, stdout: Path, env: dict[str, str] | None = None, ok: tuple[int, ...] = (0, 1)) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + sys of the process and every child it waited for)."""
+    with stdout.open("wb") as out, (stdin.open("rb") if stdin else open(os.devnull, "rb")) as inp:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdin=inp, stdout=out, stderr=subprocess.PIPE, env=env)
+        assert proc.stderr is not None
+        err = proc.stderr.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+    code = os.waitstatus_to_exitcode(status)
+    if code not in ok:
+        raise SystemExit(f"{' '.join(cmd)} failed ({code}): {err.decode(errors='replace')[:500]}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def _count(path: Path) -> int:
+    return int(path.read_text().split()[-1]) if path.stat().st_size else 0
+
+
+def _lines(path: Path) -> int:
+    with path.open("rb") as f:
+        return sum(block.count(b"\n") for block in iter(lambda: f.read(1 << 20), b""))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    ap.add_argument("--messages", type=int, default=1_000_000)
+    ap.add_argument("--workdir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "jmsctl-shapes-bench")
+    ap.add_argument("--outdir", type=Path, default=Path("/dev/shm/jmsctl-shapes-bench") if os.path.isdir("/dev/shm") else None)
+    ap.add_argument("--shapes", nargs="+", choices=list(SHAPES), default=list(SHAPES))
+    ap.add_argument("--repeat", type=int, default=3, help="runs of jmsctl and of the floor, interleaved, the fastest kept (default 3)")
+    ap.add_argument("--jq-repeat", type=int, default=1, help="runs of jq (default 1: 8-20 s each on 1 M messages)")
+    ap.add_argument("--no-jq", action="store_true")
+    ap.add_argument("--jmsctl-args", default="", help="extra arguments for jmsctl filter (e.g. '--jobs 1')")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    dump = args.workdir / f"typed-{args.messages}.ndjson"
+    if not dump.exists():
+        print(f"generating {dump} ...", file=sys.stderr)
+        generate(dump, args.messages)
+    outdir = args.outdir or args.workdir
+    outdir.mkdir(parents=True, exist_ok=True)
+    src = dump
+    if args.outdir is not None:
+        src = outdir / dump.name
+        if not src.exists() or src.stat().st_size != dump.stat().st_size:
+            shutil.copyfile(dump, src)
+    size_mb = src.stat().st_size / 1e6
+    jq = None if args.no_jq else shutil.which("jq")
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    out = outdir / "out"
+    rows: list[Row] = []
+    print(f"dump: {args.messages:,} messages, {size_mb:,.0f} MB ({src}); cores: {os.cpu_count()}; "
+          f"jmsctl: filter SEL FILE --count {args.jmsctl_args}".rstrip())  # fmt: skip
+    for shape in args.shapes:
+        selector, jq_cond, (hfields, pfields, cond) = SHAPES[shape]
+        floor_src = outdir / "floor.py"
+        floor_src.write_text(FLOOR.format(
+            headers="\n".join(f"    {f}: Union[str, int, bool, None] = None" for f in hfields) or "    pass",
+            props="\n".join(f"    {f}: V = None" for f in pfields) or "    pass",
+            cond=cond,
+        ))  # fmt: skip
+        cmd = [sys.executable, "-m", "jmsctl", "filter", selector, str(src), "--count", *args.jmsctl_args.split()]
+        best_wall = best_cpu = floor_cpu = float("inf")
+        counts: set[int] = set()
+        for _ in range(args.repeat):
+            _, cpu = timed([sys.executable, str(floor_src)], src, out, ok=(0,))
+            floor_cpu = min(floor_cpu, cpu)
+            counts.add(_count(out))
+            wall, cpu = timed(cmd, None, out, env)
+            best_wall, best_cpu = min(best_wall, wall), min(best_cpu, cpu)
+            counts.add(_count(out))
+        jq_s = None
+        if jq is not None:
+            jq_s = float("inf")
+            for _ in range(args.jq_repeat):
+                wall, _ = timed([jq, "-c", f"{JQ_PRELUDE} select({jq_cond} == true)", str(src)], None, out)
+                jq_s = min(jq_s, wall)
+                counts.add(_lines(out))
+            out.unlink()
+        if len(counts) != 1:
+            print(f"{shape}: the tools disagree on the count selected: {sorted(counts)}", file=sys.stderr)
+            return 1
+        n = args.messages
+        rows.append(Row(shape, selector, counts.pop(), best_wall, jq_s, jq_s / best_wall if jq_s else None,
+                        best_cpu / n * 1e6, floor_cpu / n * 1e6, best_cpu / floor_cpu))  # fmt: skip
+        r = rows[-1]
+        print(f"  {shape}: {r.selected:,} selected, jmsctl {r.jmsctl_s:.2f} s" + (f", jq {r.jq_s:.2f} s ({r.vs_jq:.1f}x)" if r.jq_s else ""),
+              file=sys.stderr, flush=True)  # fmt: skip
+    print()
+    print("| selector | selected | jmsctl | jq | vs jq | CPU/msg jmsctl | CPU/msg floor | vs floor |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for r in rows:
+        jq_cols = f"{r.jq_s:.2f} s | {r.vs_jq:.1f}x" if r.jq_s else "- | -"
+        print(f"| `{r.selector}` | {r.selected:,} | {r.jmsctl_s:.2f} s | {jq_cols} | {r.jmsctl_cpu_us:.2f} us | {r.floor_cpu_us:.2f} us | {r.vs_floor:.2f}x |")
+    if args.json:
+        print(json.dumps([asdict(r) for r in rows], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""The selector-path decode: only the headers and properties a selector reads, for ``filter``'s
+default mode (not ``--stats``, ``--validate-all`` or ``--invert``).
+
+What ``filter`` proves about a line before it counts the selector's verdict on it (the rule, in
+README "What filter proves"): the line is one valid JSON object (its syntax, as msgspec parses
+every byte of it, and its UTF-8); every value the selector reads is unambiguous (the keys
+``headers`` / ``properties`` and the identifier's key occur once on the line, a typed
+``{"type", "value"}`` value has exactly those two keys) and valid by FORMAT.md (the same msgspec
+types as the full schema, ``schema.Headers`` and ``schema.Property``). What the selector does not
+read (other fields, the body, the message type) is not validated: that is ``--validate-all``'s
+and ``validate``'s job. Any line this decode cannot vouch for goes to the full path
+(``fast.Engine._judge``: the whole record validated, the plain loader's rejection when broken),
+so the verdict on a line is never a guess.
+
+The uniqueness of a path key is proved per chunk, not per line: a key ``"weight"`` occurs at least
+once in a line whose decoded properties hold ``weight`` (no line here holds a ``\\u`` escape, the
+only other spelling of such a key), so when the chunk's count of ``"weight"`` equals the number of
+lines that hold it, no line holds it twice. ``Partial.keys`` are the byte strings counted.
+"""
+
+from __future__ import annotations
+
+import typing
+from dataclasses import dataclass
+from typing import Any, Union
+
+import msgspec
+from msgspec import UNSET, Raw, UnsetType
+
+from jmsctl.filter import schema as fs
+from jmsctl.filter.plan import FilterPlan
+from jmsctl.selector import nodes as n
+
+# A key spelled only one way in JSON text without \u escapes: no character with a short escape.
+_UNSAFE = frozenset('"\\/')
+
+
+@dataclass(frozen=True)
+class Partial:
+    """A selector's path decoder: ``decode(line)`` -> a record with ``headers`` (a Struct of just
+    the headers read, or UNSET) and ``properties`` (a Struct of the properties read, each a Raw
+    to be decoded by ``value``, or UNSET); ``keys``: (quoted key, which part holds it) to count."""
+
+    decode: Any
+    value: Any
+    headers: tuple[str, ...]
+    properties: tuple[str, ...]
+    keys: tuple[bytes, ...]
+
+
+def partial_for(plan: FilterPlan) -> Partial | None:
+    """The path decoder of a plan; None when a name cannot be counted safely (a quote, backslash
+    or slash in it) or the selector reads nothing."""
+    names = plan.identifiers
+    if not names or any(ch in _UNSAFE for name in names for ch in name):
+        return None
+    headers = tuple(name for name in names if name in n.HEADERS)
+    props = tuple(name for name in names if name not in n.HEADERS)
+    hints = typing.get_type_hints(fs.Headers)
+    fields: list[Any] = []
+    keys: list[bytes] = []
+    if headers:
+        h = msgspec.defstruct("PathHeaders", [(name, hints[name], UNSET) for name in headers], gc=False)
+        fields.append(("headers", Union[h, UnsetType], UNSET))  # noqa: UP007
+        keys += [b'"headers"', *(f'"{name}"'.encode() for name in headers)]
+    else:
+        fields.append(("headers", Union[Raw, UnsetType], UNSET))  # noqa: UP007  # not read
+    if props:
+        p = msgspec.defstruct("PathProperties", [(name, Union[Raw, UnsetType], UNSET) for name in props], gc=False)  # noqa: UP007
+        fields.append(("properties", Union[p, UnsetType], UNSET))  # noqa: UP007
+        keys += [b'"properties"', *(f'"{name}"'.encode("utf-8", "surrogatepass") for name in props)]
+    else:
+        fields.append(("properties", Union[Raw, UnsetType], UNSET))  # noqa: UP007  # not read
+    record = msgspec.defstruct("PathRecord", fields, gc=False)
+    return Partial(
+        msgspec.json.Decoder(record).decode,
+        msgspec.json.Decoder(fs.Property).decode,
+        headers,
+        props,
+        tuple(keys),
+    )
+
+
+__all__ = ["Partial", "partial_for"]
