@@ -79,7 +79,7 @@ def test_every_usage_and_input_error_has_one_style_and_exit_2(args: list[str]) -
 def test_error_lines_name_file_and_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.ndjson"
     bad.write_text('{"properties": {"x": 1}}\n{"type": "bogus"}\n', encoding="utf-8")
-    r = run("filter", "x = 1", str(bad))
+    r = run("filter", "x = 1", str(bad), "--validate-all")
     assert r.exit_code == 2
     assert r.stderr.startswith(f"jmsctl: error: {bad}:2: ")
 
@@ -220,7 +220,7 @@ def test_explain_message_position_is_the_line_filter_prints(tmp_path: Path) -> N
 def test_explain_error_locations_name_the_record_they_report(tmp_path: Path) -> None:
     f = tmp_path / "m.ndjson"
     f.write_text('{"properties": {"x": 1}}\n\n{"properties": {"x": [1]}}\n{"properties": {"x": 2}}\n', encoding="utf-8")
-    err = run("filter", "x = 1", str(f)).stderr
+    err = run("filter", "x = 1", str(f), "--validate-all").stderr
     assert err.startswith(f"jmsctl: error: {f}:3: ")
     pasted = run("explain", "x = 1", "--message", f"{f}:3")
     assert pasted.exit_code == 2 and pasted.stderr.startswith(f"jmsctl: error: {f}:3: ")  # the same record
@@ -257,3 +257,66 @@ def test_short_options_mean_one_thing() -> None:
     clashing = {short: longs for short, longs in meanings.items() if len(longs) > 1}
     assert not clashing, clashing
     assert meanings.get("-m", {"--max-count"}) == {"--max-count"}
+
+
+# ----- item 12: filter --explain ------------------------------------------------------------------
+
+WHY = "JMSType = 'car' AND (weight > 2500 OR NOT color = 'red')"
+
+
+def test_filter_explain_says_why_each_selected_message_matched() -> None:
+    small = str(SAMPLES / "orders-small.ndjson")
+    r = run("filter", WHY, small, "--explain")
+    assert r.exit_code == 0
+    assert r.stdout == (
+        f"{small}:1  ID:broker-1-1  TRUE -> selected\n"
+        "  JMSType = 'car': TRUE ('car' (String) = 'car' (String))\n"
+        "  weight > 2500: TRUE (2600 (int) > 2500 (int))\n"
+        f"{small}:2  ID:broker-1-2  TRUE -> selected\n"
+        "  JMSType = 'car': TRUE ('car' (String) = 'car' (String))\n"
+        "  color = 'red': FALSE ('blue' (String) = 'red' (String)), under NOT\n"
+    )
+    assert run("filter", WHY, small, "--explain", "--count").stdout == "2\n"
+
+
+def test_filter_invert_explain_gives_the_first_condition_false_or_unknown() -> None:
+    small = str(SAMPLES / "orders-small.ndjson")
+    r = run("filter", WHY, small, "--explain", "--invert")
+    assert r.exit_code == 0
+    assert r.stdout == (
+        f"{small}:3  ID:broker-1-3  FALSE -> not selected\n"
+        "  JMSType = 'car': FALSE ('truck' (String) = 'car' (String))\n"
+        f"{small}:4  ID:broker-1-4  UNKNOWN -> not selected\n"
+        "  JMSType = 'car': UNKNOWN (an operand is NULL: UNKNOWN)\n"
+    )
+
+
+def test_why_or_lists_every_failed_operand_and_and_only_the_first() -> None:
+    import jmsctl
+    from jmsctl.selector.explainer import explain
+    from jmsctl.selector.why import deciding
+
+    ex = explain("(a = 1 OR b = 2) AND c = 3 AND d = 4", jmsctl.plain_values({"a": 0, "b": 0, "c": 0, "d": 0}).get)
+    assert [r.source for r in deciding(ex)] == ["a = 1", "b = 2"]  # the AND's first failure: the whole OR
+    ex = explain("a = 1 OR b = 2 OR c = 3", jmsctl.plain_values({"a": 0, "b": 2, "c": 3}).get)
+    assert [r.source for r in deciding(ex)] == ["b = 2"]  # TRUE: the first TRUE operand decides
+    chain = " AND ".join(f"x{i} = {i}" for i in range(2000))
+    values = {f"x{i}": i for i in range(2000)}
+    values["x1500"] = -1
+    ex = explain(chain, jmsctl.plain_values(values).get)
+    assert [str(r) for r in deciding(ex)] == ["x1500 = 1500: FALSE (-1 (int) = 1500 (int))"]
+
+
+# ----- item 13: show --where ------------------------------------------------------------------------
+
+
+def test_show_where_shows_only_the_selected_messages() -> None:
+    small = str(SAMPLES / "orders-small.ndjson")
+    r = run("show", small, "--where", "JMSType = 'truck'", "--format", "json")
+    assert r.exit_code == 0
+    assert [json.loads(line)["headers"]["JMSMessageID"] for line in r.stdout.splitlines()] == ["ID:broker-1-3"]
+    assert run("show", small, "--where", "JMSType = 'plane'").exit_code == 1
+    bad = run("show", small, "--where", "JMSType == 'x'")
+    assert bad.exit_code == 2 and "E007" in bad.stderr
+    swapped = run("show", "JMSType = 'truck'", small)
+    assert swapped.exit_code == 2 and "give it with --where" in swapped.stderr

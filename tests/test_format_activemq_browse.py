@@ -98,3 +98,12 @@ def test_a_message_over_the_size_limit_is_rejected(tmp_path: Path) -> None:
     rs = list(read_records(str(p), max_record_size=1000))
     assert rs[0].error is not None and "record too large" in rs[0].error.reason
     assert rs[1].message is not None and rs[1].message.headers["JMSMessageID"] == "ID:2"
+
+
+def test_a_boolean_type_given_is_used() -> None:
+    """JType.BOOLEAN is 0: found by the samples, where --types left booleans as Strings."""
+    from jmsctl.values import BOOLEAN
+
+    p = FIX / "rules.txt"
+    rs = list(read_records(str(p), types={"color": BOOLEAN}))
+    assert rs[0].message.properties["color"] == (BOOLEAN, False)  # Boolean.valueOf("blue")

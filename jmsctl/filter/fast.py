@@ -93,6 +93,7 @@ _HEADER_TYPE: dict[str, Any] = {"JMSMessageID": STRING, "JMSCorrelationID": STRI
                                 # read only under a broker dialect (the checker rejects them otherwise): Message.selector_values() too
                                 "JMSExpiration": LONG, "JMSRedelivered": BOOLEAN, "JMSDestination": STRING, "JMSReplyTo": STRING}
 _VIEW_HEADERS = frozenset(_HEADER_TYPE) | {"JMSDeliveryMode"}
+_BROKER_ONLY = frozenset(_VIEW_HEADERS - set(n.HEADERS))
 _DELIVERY_VIEW: dict[Any, Any] = {written: (STRING, name) for written, name in DELIVERY_MODES.items()}
 
 
@@ -144,7 +145,23 @@ def view_function(names: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
                         view[name] = (STRING, v) if type(v) is str else convert[type(v)](v, where)
         return view
 
-    return view_of
+    fallback = tuple((name, f"properties.{name}") for name in names if name in _BROKER_ONLY)
+    if not fallback:
+        return view_of
+
+    def view_with_properties(rec: Any) -> dict[str, Any]:
+        # A broker dialect's header name (JMSExpiration, ...): the header, else a property so named,
+        # as Message.selector_values() gives it.
+        view = view_of(rec)
+        p = rec.properties
+        for name, where in fallback:
+            if name not in view and p is not UNSET:
+                v = p.get(name)
+                if v is not None:
+                    view[name] = (STRING, v) if type(v) is str else convert[type(v)](v, where)
+        return view
+
+    return view_with_properties
 
 
 def _string_rule(checks: tuple[tuple[str, bool, frozenset[str], bool], ...], any_hit: bool) -> Callable[[Any], bool]:

@@ -205,10 +205,13 @@ class FilterPlan:
         if ast is None:
             return cls()
         identifiers = tuple(dict.fromkeys(node.name for node in n.walk(ast) if isinstance(node, n.Identifier)))
-        if dialects.get(dialect).is_broker:
+        d = dialects.get(dialect)
+        if d.is_broker:
             # A broker dialect reads the AST with other rules (selector/javaeval.py): no shortcut is
             # proven for it, the plain evaluator decides every line.
-            return cls(identifiers)
+            from jmsctl.selector.javaeval import names_read
+
+            return cls(names_read(identifiers, d))
         if isinstance(ast, n.Or):
             groups = _required(ast)
             required: tuple[tuple[str, frozenset[str]], ...] = ()

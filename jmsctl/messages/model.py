@@ -80,13 +80,14 @@ def selector_view(headers: dict[str, Any], properties: dict[str, TypedValue]) ->
     if headers.get("JMSTimestamp") is not None:
         view["JMSTimestamp"] = (LONG, headers["JMSTimestamp"])
     # Not selectable by the standard (the checker rejects the names); a broker dialect reads them
-    # (jmsctl/selector/headers.py), and never a property of the same name in their place.
-    for name, jtype in _BROKER_HEADER_TYPES:
-        view.pop(name, None)
-        v = headers.get(name)
-        if v is not None:
-            view[name] = (jtype, v)
+    # (jmsctl/selector/headers.py). A property of such a name (an invalid JMS name) is not removed.
+    if not _BROKER_HEADER_NAMES.isdisjoint(headers):  # rare: one set test per message otherwise
+        for name, jtype in _BROKER_HEADER_TYPES:
+            v = headers.get(name)
+            if v is not None:
+                view[name] = (jtype, v)
     return view
 
 
 _BROKER_HEADER_TYPES = (("JMSExpiration", LONG), ("JMSRedelivered", BOOLEAN), ("JMSDestination", STRING), ("JMSReplyTo", STRING))
+_BROKER_HEADER_NAMES = frozenset(name for name, _ in _BROKER_HEADER_TYPES)

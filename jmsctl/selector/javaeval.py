@@ -465,6 +465,18 @@ _FIELDS: dict[str, JVal] = {
     "JMSXGroupID": _group_id,
 }
 
+# The other names a field-backed name reads (its field is written by either).
+_ALSO_READS = {"JMSRedelivered": ("JMSXDeliveryCount",), "JMSXDeliveryCount": ("JMSRedelivered",)}
+
+
+def names_read(identifiers: tuple[str, ...], dialect: Dialect) -> tuple[str, ...]:
+    """Every message value the evaluator may look up for these identifiers (a message view needs them all)."""
+    if not dialect.field_backed_jmsx:
+        return identifiers
+    extra = [also for name in identifiers for also in _ALSO_READS.get(name, ())]
+    return tuple(dict.fromkeys((*identifiers, *extra)))
+
+
 _DURABLE = {"PERSISTENT": "DURABLE", "NON_PERSISTENT": "NON_DURABLE"}
 
 

@@ -20,10 +20,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from jmsctl import selector as sel
+from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.messages.model import Message
 from jmsctl.selector import nodes as n
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING, TypedValue, in_range, int_to_f32, to_f32
 
+STANDARD = "jakarta"
+MAX_EVALUATIONS = 200_000  # verdicts computed per selector, all dialects and searches together
 ABSENT: Any = None
 STRING_HEADERS = ("JMSType", "JMSCorrelationID", "JMSMessageID")
 LONG_HEADERS = ("JMSTimestamp", "JMSExpiration", "JMSDeliveryTime")
@@ -293,3 +297,46 @@ def messages(text: str, ing: Ingredients, budget: int, present: frozenset[str] =
         if len(seen) >= budget:
             return
         yield from emit({name: rng.choice(table[name]) for name in names})
+
+
+class Readings:
+    """Compiled selectors per (text, dialect), and verdicts per (text, dialect, message), cached."""
+
+    def __init__(self) -> None:
+        self.evaluations = 0
+        self._compiled: dict[tuple[str, str], Any] = {}
+        self._verdicts: dict[tuple[str, str, Candidate], str] = {}
+        self._messages: dict[Candidate, Any] = {}
+
+    def compiled(self, text: str, dialect: str) -> Any:
+        key = (text, dialect)
+        if key not in self._compiled:
+            try:
+                self._compiled[key] = getattr(sel, "compile")(text, dialect)  # noqa: B009 - 'compile' the selector API
+            except InvalidSelectorException:
+                self._compiled[key] = None
+        return self._compiled[key]
+
+    @property
+    def exhausted(self) -> bool:
+        return self.evaluations >= MAX_EVALUATIONS
+
+    def verdict(self, text: str, dialect: str, c: Candidate) -> str:
+        """match, nomatch or error; an exception while evaluating is nomatch (not delivered)."""
+        key = (text, dialect, c)
+        found = self._verdicts.get(key)
+        if found is None:
+            compiled = self.compiled(text, dialect)
+            self.evaluations += 1
+            if compiled is None:
+                found = "error"
+            else:
+                msg = self._messages.get(c)
+                if msg is None:
+                    msg = self._messages[c] = c.message()
+                try:
+                    found = "match" if compiled.evaluate(msg) is True else "nomatch"
+                except Exception:  # a dialect may model the broker's exception so
+                    found = "nomatch"
+            self._verdicts[key] = found
+        return found

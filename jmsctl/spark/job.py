@@ -126,13 +126,15 @@ def _replaceable(path: str) -> bool:
 
 # ----- frames --------------------------------------------------------------------------------
 
-def _verdicts(spark: SparkSession, source: Source, index: int, selector: sel.Selector, engine: str, layout: bool, limit: int) -> DataFrame:
-    """One source's rows with ``r``, ``n`` and ``src``: layout columns when ``layout``, else raw only."""
+def _verdicts(spark: SparkSession, source: Source, index: int, selector: sel.Selector, engine: str, layout: bool, limit: int,
+              every_line: bool = False) -> DataFrame:
+    """One source's rows with ``r``, ``n`` and ``src``: layout columns when ``layout``, else raw only
+    (``every_line``: the raw line of every record, not only of the selected ones, for --invert)."""
     broker = dialects.get(selector.dialect).is_broker  # no Column compiler: the local evaluator runs in Spark
     if broker and source.kind == "parquet":
         raise OutputError(f"--dialect {selector.dialect} reads NDJSON sources only in Spark (parquet columns need the Column compiler)")
     native = not broker and (source.kind == "parquet" or (engine == "native" and source.kind == "ndjson"))
-    if not layout and not native and source.kind == "ndjson":
+    if not layout and not native and source.kind == "ndjson" and not every_line:
         df = verdict_frame(spark, source, selector.text, selector.dialect, limit)
     elif native:
         df = layout_frame(spark, source, max_record_size=limit).withColumn("r", native_verdict(compile_column(selector.ast, selector.dialect)))
@@ -154,7 +156,7 @@ def _metrics(r: Column, n: Column) -> list[Column]:
     return [total(TRUE, "true"), total(FALSE, "false"), total(UNKNOWN, "unknown"), total(REJECTED, "rejected_count"), rejected]
 
 
-_LINE = re.compile(r":\[?(\d+)\]?$")
+_LINE = re.compile(r"(?::\[?|#id=)(\d+)\]?(?: \(.*\))?$")  # file:12, file:[3], file#id=7 (Artemis on Spark), then " (ID:...)"
 
 
 def _order(entries: list[object]) -> list[tuple[str, str]]:
@@ -167,11 +169,13 @@ def _order(entries: list[object]) -> list[tuple[str, str]]:
     return [(e["location"], e["error"]) for e in sorted(entries, key=key)]  # type: ignore[index]
 
 
-def _fill(report: Report, values: dict[str, object]) -> None:
+def _fill(report: Report, values: dict[str, object], invert: bool = False, max_count: int | None = None) -> None:
     c = report.counts
     c.true, c.false, c.unknown, c.rejected = (int(values[k]) for k in ("true", "false", "unknown", "rejected_count"))  # type: ignore[call-overload]
     c.read = c.true + c.false + c.unknown + c.rejected
-    c.selected = c.true
+    c.selected = c.false + c.unknown if invert else c.true
+    if max_count is not None:
+        c.selected = min(c.selected, max_count)
     report.rejected = _order(list(values["rejected"]))  # type: ignore[call-overload]
 
 
@@ -191,8 +195,14 @@ def run_filter(
     engine: str = "local",
     max_record_size: int = MAX_RECORD_SIZE,
     source_format: str | None = None,
+    invert: bool = False,
+    max_count: int | None = None,
 ) -> Report:
-    """Filter every input; write the selected records to ``output`` (uncommitted) unless None."""
+    """Filter every input; write the selected records to ``output`` (uncommitted) unless None.
+
+    ``invert``: the records the selector does not select (FALSE or UNKNOWN), as ``filter --invert``.
+    ``max_count``: at most that many selected records, the first in input order (every record is
+    still read and counted: read = TRUE + FALSE + UNKNOWN + rejected; ``selected`` is capped)."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
     report = Report()
@@ -200,20 +210,23 @@ def run_filter(
     if not sources:
         return report
     layout = output is not None and output_format == "parquet"
-    frame = _union([_verdicts(spark, s, k, selector, engine, layout, max_record_size) for k, s in enumerate(sources)])
+    frame = _union([_verdicts(spark, s, k, selector, engine, layout, max_record_size, invert and output is not None) for k, s in enumerate(sources)])
     metrics = _metrics(F.col("r"), F.col("n"))
+    chosen = F.col("r").isin(FALSE, UNKNOWN) if invert else F.col("r") == TRUE
     if output is None:
         row = frame.agg(*metrics).collect()[0]
-        _fill(report, row.asDict())
+        _fill(report, row.asDict(), invert, max_count)
         return report
     observation = Observation("jmsctl")
-    selected = frame.observe(observation, *metrics).where(F.col("r") == TRUE)
+    selected = frame.observe(observation, *metrics).where(chosen)
+    if max_count is not None:
+        selected = selected.limit(max_count)  # no shuffle before it: the first records of the scan order
     if layout:
         selected.select(*LAYOUT.fieldNames()).write.parquet(output.tmp)
     else:
         selected.select(F.col("raw").cast("string").alias("value")).write.text(output.tmp)
         _name_parts(spark, output.tmp, ".txt", ".ndjson")
-    _fill(report, observation.get)
+    _fill(report, observation.get, invert, max_count)
     return report
 
 

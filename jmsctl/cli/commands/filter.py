@@ -70,6 +70,9 @@ def filter_command(
     output: Optional[str] = typer.Option(  # noqa: UP045
         None, "--output", "-o", metavar="FILE", help="Write to FILE all or nothing (a temp file renamed at the end; not written on any error or signal). A device, FIFO or socket is written directly."
     ),
+    explain: bool = typer.Option(
+        False, "--explain", help="Instead of each message written, why: what made it selected (with --invert: the first condition FALSE or UNKNOWN)."
+    ),
     stats: bool = typer.Option(False, "--stats", help="Print read, TRUE, FALSE, UNKNOWN, rejected and selected counts on stderr."),
     dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     skip_invalid: bool = typer.Option(False, "--skip-invalid", help="Count rejected records and go on silently instead of reporting them (exit 2)."),
@@ -137,8 +140,8 @@ def filter_command(
         rejections=rejections,
         exact=stats,
         validate_all=validate_all,
-        direct=out.descriptor if output_format is OutputFormat.ndjson and not count else None,
-        keep_lines=output_format in (OutputFormat.ids, OutputFormat.pretty) and not count,
+        direct=out.descriptor if output_format is OutputFormat.ndjson and not count and not explain else None,
+        keep_lines=(output_format in (OutputFormat.ids, OutputFormat.pretty) or explain) and not count,
         discard=count,
         jobs=jobs,
         engine=engine,
@@ -153,7 +156,8 @@ def filter_command(
                 pass
             out.stream.write(b"%d\n" % counts.selected)
         else:
-            _WRITERS[output_format](selected, out.write)
+            writer = _explainer(source.text, dialect.value) if explain else _WRITERS[output_format]
+            writer(selected, out.write)
         if errors and not out.direct:
             _error(f"{out.path} not written because of the errors above")
         else:
@@ -340,6 +344,24 @@ def _write_pretty(items: Iterable[Item], write: Write) -> None:
         assert record.message is not None
         write(sep + _encode(pretty(record.location, record.message)))
         sep = b"\n"
+
+
+def _explainer(text: str, dialect: str) -> Callable[[Iterable[Item], Write], None]:
+    """``--explain``: for each message written, its location and JMSMessageID, the verdict, and the
+    conditions that decided it (jmsctl/selector/why.py), one a line."""
+    from jmsctl.selector.explainer import explain
+    from jmsctl.selector.why import deciding
+
+    def write_explained(items: Iterable[Item], write: Write) -> None:
+        for record in _records(items):
+            assert record.message is not None
+            ex = explain(text, record.message.get, dialect)
+            mid = record.message.headers.get("JMSMessageID")
+            verdict = "selected" if ex.selected else "not selected"
+            head = f"{record.location}  {_printable(mid) if mid else '(no JMSMessageID)'}  {ex.result} -> {verdict}"
+            write(_encode(head + "\n" + "".join(f"  {_printable(str(r))}\n" for r in deciding(ex))))
+
+    return write_explained
 
 
 _WRITERS: dict[OutputFormat, Callable[[Iterable[Item], Write], None]] = {

@@ -24,8 +24,8 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from jmsctl.cli.errors import fail, say
-from jmsctl.cli.options import from_format, load_types, max_record_size, property_types
+from jmsctl.cli.errors import fail, looks_like_selector, say
+from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import console
 from jmsctl.messages.encode import message_json
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, Record, read_records
@@ -45,6 +45,8 @@ def show(
         None, "--index", min=0, metavar="N", help="Only record N of each file, counting from 0 (the N of file:[N])."
     ),
     message_id: Optional[str] = typer.Option(None, "--id", metavar="ID", help="Only the message(s) whose JMSMessageID is ID."),  # noqa: UP045
+    where: Optional[str] = typer.Option(None, "--where", "-w", metavar="SELECTOR", help="Only the messages SELECTOR selects."),  # noqa: UP045
+    dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     output_format: ShowFormat = typer.Option(  # noqa: B008
         ShowFormat.pretty, "--format", help="pretty (for a person) or json (one typed FORMAT.md object a line: valid input again)."
     ),
@@ -52,10 +54,11 @@ def show(
     source_format: Optional[str] = from_format(),  # noqa: UP045
     types_file: Optional[str] = property_types(),  # noqa: UP045
 ) -> None:
-    """Pretty-print messages. Exit 0 shown, 1 no record selected by --index/--id, 2 rejected record or unreadable file."""
+    """Pretty-print messages. Exit 0 shown, 1 no record selected by --index/--id/--where, 2 rejected record or unreadable file."""
     err = console(stderr=True)
     if index is not None and message_id is not None:
         fail("show: --index and --id cannot be used together")
+    chosen = None if where is None else _compile_where(where, dialect.value)
     out = _JsonOut() if output_format is ShowFormat.json else _PrettyOut(console())
     failed = selected = skipped = 0
     first_skipped = ""
@@ -70,6 +73,8 @@ def show(
                         continue
                     if record.message.headers.get("JMSMessageID") != message_id:
                         continue
+                if chosen is not None and record.message is not None and not chosen.matches(record.message):
+                    continue
                 selected += 1
                 if record.error is not None:
                     failed += 1
@@ -77,12 +82,25 @@ def show(
                 if record.message is not None:
                     out.message(record)
         except InputError as exc:
-            say(str(exc))
+            say(f"arguments are FILE...: {path!r} reads as a selector; give it with --where" if looks_like_selector(path) else str(exc))
             failed += 1
         except BrokenPipeError:
             _closed_pipe()
     _report_unselected(err, files, message_id, selected, skipped, first_skipped)
-    raise typer.Exit(2 if failed else 0 if selected or (index is None and message_id is None) else 1)
+    raise typer.Exit(2 if failed else 0 if selected or (index is None and message_id is None and where is None) else 1)
+
+
+def _compile_where(text: str, dialect: str) -> Any:
+    """The --where selector, compiled; an invalid one is reported as check reports it (exit 2)."""
+    from jmsctl import selector as sel
+    from jmsctl.cli.render import Source, print_full
+    from jmsctl.exceptions import InvalidSelectorException
+
+    try:
+        return sel.compile(text, dialect)
+    except InvalidSelectorException as exc:
+        print_full(console(stderr=True), Source("--where", text), exc.diagnostics)
+        raise typer.Exit(2) from None
 
 
 def _selected(path: str, index: int | None, max_size: int = MAX_RECORD_SIZE, fmt: str | None = None, types: Any = None) -> Iterator[Record]:

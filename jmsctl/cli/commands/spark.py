@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import Enum
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 import typer
@@ -132,10 +133,34 @@ def _finish(prog: str, out: Output | None, errors: int) -> None:
         out.commit()
 
 
+def _selector_and_inputs(args: list[str], selector_file: str | None) -> tuple[str, list[str]]:
+    """SELECTOR INPUT..., or with -f the selector from a file and every argument an input (as filter)."""
+    if selector_file is None:
+        if len(args) < 2:
+            fail(swapped_arguments(args[0], []) or "spark filter: give the SELECTOR, then at least one INPUT")
+        return args[0], args[1:]
+    try:
+        text = sys.stdin.read() if selector_file == "-" else Path(selector_file).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        fail(f"{selector_file}: not UTF-8 text")
+    except OSError as exc:
+        fail(f"{selector_file}: {exc.strerror or exc}")
+    return text.rstrip("\r\n"), args
+
+
 @spark_app.command("filter")
 def spark_filter(
-    selector: str = typer.Argument(..., help="The selector."),
-    inputs: list[str] = typer.Argument(..., metavar="INPUT...", help="NDJSON (.gz too), JSON arrays, parquet files or directories from spark convert/filter."),  # noqa: B008
+    args: list[str] = typer.Argument(  # noqa: B008
+        ..., metavar="SELECTOR INPUT...",
+        help="The selector (unless -f), then NDJSON (.gz too), JSON arrays, parquet files or directories from spark convert/filter.",
+    ),
+    selector_file: Optional[str] = typer.Option(  # noqa: UP045
+        None, "--file", "-f", metavar="SELECTOR_FILE", help="Read the selector from this file ('-': stdin); every argument is then an input."
+    ),
+    invert: bool = typer.Option(False, "--invert", "-v", help="Select the messages the selector does not select (FALSE or UNKNOWN)."),
+    max_count: Optional[int] = typer.Option(  # noqa: UP045
+        None, "--max-count", "-m", min=0, metavar="N", help="At most N selected messages, the first in input order (every record is still read and counted)."
+    ),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="DIR", help="Write the selected messages to DIR (a Spark output directory)."),  # noqa: UP045
     output_format: SparkFormat = typer.Option(SparkFormat.ndjson, "--format", help="ndjson (the input lines, byte for byte) or parquet (the message layout)."),  # noqa: B008
     master: Optional[str] = typer.Option(None, "--master", help="Spark master URL; default local[*], an embedded Spark."),  # noqa: UP045
@@ -147,7 +172,8 @@ def spark_filter(
     source_format: Optional[str] = from_format(),  # noqa: UP045
 ) -> None:
     """Filter dumps on Spark; counts on stderr as filter --stats. Exit 0 some selected, 1 none, 2 any error."""
-    compiled = _compile(selector, dialect.value, inputs)
+    selector, inputs = _selector_and_inputs(args, selector_file)
+    compiled = _compile(selector, dialect.value, inputs if selector_file is None else None)
     with _spark_errors("filter"):
         if output is None and not count:
             raise _Failure("give --output DIR for the selected messages, or --count")
@@ -157,7 +183,7 @@ def spark_filter(
         out = None if output is None else _output(output)
         try:
             report = run_filter(spark, compiled, inputs, output=out, output_format=output_format.value, engine=engine.value, max_record_size=max_size,
-                                source_format=source_format)
+                                source_format=source_format, invert=invert, max_count=max_count)
         except BaseException:
             if out is not None:
                 out.discard()

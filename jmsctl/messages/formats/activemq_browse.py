@@ -14,16 +14,17 @@ in docs/FORMAT.md ("activemq-browse").
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+import zlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from jmsctl.exceptions import NumberFormatException
-from jmsctl.messages.conversion import value_of
+from jmsctl.messages.conversion import java_to_string, value_of
 from jmsctl.messages.decode import RecordError
 from jmsctl.messages.formats import FORMAT_DOC, Format, ReadOptions
 from jmsctl.messages.loader import Record, record_too_large
-from jmsctl.messages.model import Message
+from jmsctl.messages.model import DELIVERY_MODES, BytesValue, Message
 from jmsctl.selector.nodes import JMSX_TYPES
 from jmsctl.values import STRING, JType, TypedValue
 
@@ -139,7 +140,9 @@ class _Reader:
 
     def _property(self, key: str, value: str) -> TypedValue:
         types = self.options.types or {}
-        target: JType | None = types.get(key) or JType.from_name(JMSX_TYPES.get(key, ""))
+        target: JType | None = types.get(key)  # (BOOLEAN is 0: no truth tests on a JType)
+        if target is None:
+            target = JType.from_name(JMSX_TYPES.get(key, ""))
         if target is None or target is STRING:
             if target is None and not key.startswith(("JMSX", "JMS_")):
                 self.untyped.add(key)
@@ -217,4 +220,47 @@ def _decode(raw: bytes) -> str:
         return raw.decode("latin-1")  # a console in another charset: keep every byte visible
 
 
-FORMAT = Format(NAME, "ActiveMQ Classic 'activemq browse' text (untyped)", sniff, read)
+# ----- writing: what browse prints ---------------------------------------------------------------
+
+PREAMBLE = ("Java Runtime: Debian 17.0.13 /usr/lib/jvm/java-17-openjdk-amd64\n  Heap sizes: current=63488k  free=61372k  max=1007616k\n"
+            "    JVM args: -Xms64M -Xmx1G -Dactivemq.classpath=/var/lib/activemq/conf\nExtensions classpath:\n  []\n"
+            "ACTIVEMQ_HOME: /usr/share/activemq\nACTIVEMQ_BASE: /var/lib/activemq\nACTIVEMQ_CONF: /var/lib/activemq/conf\n"
+            "ACTIVEMQ_DATA: /var/lib/activemq/data\n")
+
+
+def write(messages: Iterable[Message], out: IO[bytes]) -> None:
+    """Messages as ``activemq browse`` prints them (MapTransformFilter's keys, every value through
+    Java's toString, the entries in a Hashtable's order: here a fixed scramble), after the
+    console's preamble. The text cannot hold property types, bytes, object or stream bodies, a
+    topic destination or a null property (see docs/FORMAT.md)."""
+    out.write(PREAMBLE.encode())
+    for message in messages:
+        lines = _fields(message)
+        lines.sort(key=lambda kv: zlib.crc32(kv[0].encode()))
+        out.write("".join(f"{k} = {v}\n" for k, v in lines).encode("utf-8") + b"\n")
+
+
+def _fields(message: Message) -> list[tuple[str, str]]:
+    h = message.headers
+    out = [(f"JMS_HEADER_FIELD:{k}", str(h[k])) for k in ("JMSCorrelationID", "JMSMessageID", "JMSType") if h.get(k) is not None]
+    mode = h.get("JMSDeliveryMode")
+    persistent = mode is None or DELIVERY_MODES[mode] == "PERSISTENT"  # the JMS default when the dump has none
+    out.append(("JMS_HEADER_FIELD:JMSDeliveryMode", "persistent" if persistent else "non-persistent"))
+    for k, default in (("JMSExpiration", 0), ("JMSPriority", 4), ("JMSTimestamp", 0)):
+        out.append((f"JMS_HEADER_FIELD:{k}", str(h.get(k, default))))
+    out.append(("JMS_HEADER_FIELD:JMSRedelivered", "true" if h.get("JMSRedelivered") else "false"))
+    for k in ("JMSDestination", "JMSReplyTo"):
+        if h.get(k):
+            out.append((f"JMS_HEADER_FIELD:{k}", h[k].split("://", 1)[-1]))  # getPhysicalName()
+    out += [(f"JMS_CUSTOM_FIELD:{k}", java_to_string(v)) for k, v in message.properties.items()]
+    body = message.body
+    if message.body_type == "text" and body is not None:
+        out.append(("JMS_BODY_FIELD:JMSText", body))
+    elif message.body_type == "map" and body:
+        out += [(f"JMS_BODY_FIELD:{k}", f"[B@{zlib.crc32(v.data):x}" if isinstance(v, BytesValue) else java_to_string(v)) for k, v in body.items()]
+    elif message.body_type == "bytes":
+        out.append(("JMS_BODY_FIELD:JMSBytes:1", "\x00" * len(body or b"")))
+    return out
+
+
+FORMAT = Format(NAME, "ActiveMQ Classic 'activemq browse' text (untyped)", sniff, read, write)

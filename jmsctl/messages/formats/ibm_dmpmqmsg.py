@@ -365,11 +365,11 @@ _KINDS = {v: k for k, v in _DOMAINS.items()}
 WIDTH = 25  # dmpmqmsg's default data width, in bytes per line
 
 
-def write(messages: Iterable[Message], out: IO[bytes]) -> None:
+def write(messages: Iterable[Message], out: IO[bytes], created: str | None = None) -> None:
     """Messages as a dmpmqmsg file that ``dmpmqmsg -i`` loads: an MQMD per message, the JMS
     message in an MQRFH2 (big-endian, UTF-8). What the format cannot hold: a JMSMessageID that is
     not ``ID:`` + 48 hex digits (the MQMD holds 24 bytes) and JMSExpiration beyond the <jms> folder."""
-    stamp = dt.datetime.now(dt.timezone.utc).strftime("%a %b %d %H:%M:%S %Y")
+    stamp = created or dt.datetime.now(dt.timezone.utc).strftime("%a %b %d %H:%M:%S %Y")
     out.write(f"* DMPMQMSG Version:jmsctl Created:{stamp}\n* Written by jmsctl from messages (see {FORMAT_DOC})\n\n".encode())
     for index, message in enumerate(messages, 1):
         out.write(f"* Index {index}\n".encode())
