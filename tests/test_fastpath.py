@@ -775,7 +775,7 @@ def test_a_typed_string_on_the_path_with_a_key_twice() -> None:
         b'{"properties":{"color":{"type":"string","value":"blue"}}}',
     ]
     chunk = b"".join(x + b"\n" for x in lines)
-    out, counts, rejected = plain(selector, lines, False)
+    out, _counts, rejected = plain(selector, lines, False)
     batch = Engine(selector, exact=False, name="f").process(chunk)
     assert batch.out == out == lines[2] + b"\n"
     assert [(f"f:{i + 1}", fld, reason) for i, _, fld, reason in batch.errors] == rejected and len(rejected) == 1
