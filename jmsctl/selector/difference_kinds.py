@@ -9,6 +9,7 @@ agree; the last three are named from the standard's evaluation of the witness.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any
 
 from jmsctl.diagnostics import Span
@@ -33,14 +34,25 @@ class Finding:
 
 
 def absent_header(text: str, repaired: str, d: str, c: Candidate, ing: Ingredients, readings: Readings) -> tuple[str, Any] | None:
-    """A header absent from ``c`` that the dialect reads as if it were set to some value."""
+    """A header absent from ``c`` that the dialect reads as if it were set: (name, the value it reads:
+    the dialect table's default when that fits the verdicts, else the one value that does, else None)."""
     theirs = readings.verdict(repaired, d, c)
     for name in c.absent(x for x in ing.names if x in _HEADER_NAMES):
-        for value in header_candidates(name, ing):
-            filled = c.with_value(name, value)
-            if readings.verdict(repaired, d, filled) == theirs == readings.verdict(text, STANDARD, filled):
-                return name, value
+        fitting = [v for v in header_candidates(name, ing)
+                   if readings.verdict(repaired, d, c.with_value(name, v)) == theirs == readings.verdict(text, STANDARD, c.with_value(name, v))]
+        if fitting:
+            default = _table_default(d, name)
+            return name, default if default in fitting else fitting[0] if len(fitting) == 1 else None
     return None
+
+
+def _table_default(dialect: str, name: str) -> Any:
+    """The header's default in the dialect table (dialects.Dialect.header_defaults), as a JSON header value."""
+    try:
+        found = import_module("jmsctl.selector.dialects").get(dialect).header_defaults.get(name)
+    except (ImportError, ValueError, AttributeError):
+        return None
+    return found[1] if isinstance(found, tuple) else None
 
 
 _HEADER_NAMES = frozenset(("JMSPriority", "JMSDeliveryMode", "JMSTimestamp", "JMSType", "JMSCorrelationID", "JMSMessageID",

@@ -232,7 +232,7 @@ def _residual(text: str, repaired: str, d: str, ast: n.Node, ing: Ingredients, r
         header = difference_kinds.absent_header(text, repaired, d, found, ing, readings)
         if header is not None:
             name, value = header
-            out.append(Finding("W025", d, difference_kinds.first_span(ast, name), f"{{who}} read{{s}} an absent {name} as {difference_kinds.shown_header(value)}; the standard reads NULL",
+            out.append(Finding("W025", d, difference_kinds.first_span(ast, name), f"{{who}} read{{s}} an absent {name} as {difference_kinds.shown_header(value) if value is not None else 'a value'}; the standard reads NULL",
                                f"only messages without {name} differ (dump files, hand-made test messages): "
                                f"brokers set {name} on the messages they deliver", found, key=name))
             present = present | {name}

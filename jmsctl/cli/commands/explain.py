@@ -46,7 +46,7 @@ def load_message(
             if record.message is not None and record.message.headers.get("JMSMessageID") == message_id:
                 return record.location, record.message
             continue
-        if pos is None or record.location.endswith(f":{pos}"):
+        if pos is None or _position(record.location, path) == pos:
             if record.error is not None:
                 raise InputError(f"{record.location}: {record.error}")
             assert record.message is not None
@@ -58,6 +58,14 @@ def load_message(
         raise InputError(f"{name}: has no record")
     hint = " (an NDJSON file's records are FILE:LINE, counting from 1; a JSON array's FILE:[i])"
     raise InputError(f"{name}: no record at {pos}: the records are {first} to {last}{hint}")
+
+
+def _position(location: str, path: str) -> str:
+    """The position in a record's location: ``5`` of ``f:5``, ``[3]`` of ``f:[3] (ID:x)`` (the dump
+    formats add the message id, and QLOAD its message number, after the position)."""
+    name = "<stdin>" if path == "-" else path
+    rest = location[len(name) + 1 :] if location.startswith(name + ":") else location.rsplit(":", 1)[-1]
+    return rest.split(" (", 1)[0]
 
 
 def explain(
