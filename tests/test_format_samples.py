@@ -54,3 +54,16 @@ def test_readme_dump_format_examples_run_from_the_repository_root(command: str, 
     assert r.returncode == 0, (command, r.stderr)
     assert r.stdout.strip(), command
     assert "error" not in r.stderr, r.stderr
+
+
+def test_explain_finds_a_dump_record_by_the_position_its_location_prints() -> None:
+    """Locations of the dump formats carry the message id (and QLOAD's message number) after the
+    position: ``explain --message FILE:POS`` still finds the record."""
+    def explain(spec: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "jmsctl", "explain", "weight > 2500", "--message", spec],
+                              capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
+
+    r = explain("samples/orders-dmpmqmsg.qload:5")
+    assert r.returncode == 0 and "(message 1, ID:414d5120514d31" in r.stdout, r.stderr
+    r = explain("samples/orders-fmtn-a.json:[1]")
+    assert r.returncode == 0 and "orders-fmtn-a.json:[1] (ID:" in r.stdout, r.stderr

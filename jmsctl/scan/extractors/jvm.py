@@ -11,6 +11,7 @@ anything else in it (a variable, a call) is a Hole.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from jmsctl.scan.extractors import Extractor, uri
 from jmsctl.scan.extractors._jvm_lexer import Tok, decode, tokens
@@ -60,6 +61,23 @@ class _File:
         self.constants = _constants(self.toks, self.match)
         self.used: set[int] = set()  # string tokens already read as part of a selector
 
+    def resolve(self, name: str, at: int) -> tuple[int, int] | None:
+        """The expression a name holds where token ``at`` uses it: its one assignment before ``at``
+        in a scope around ``at``, or the only assignment in the file (a constant declared below);
+        None when that is not one (assigned in two places, or to something not made of literals).
+        (NULL, NULL) for null."""
+        assigns = self.constants.get(name, [])
+        here = [a for a in assigns if a.scope[0] <= at <= a.scope[1] and a.at < at]
+        if here:
+            # a later assignment in a block between the declaration and the use (if (x) { sel = ...; }) may have run
+            later = [a for a in assigns if here[-1].at < a.at < at and a not in here]
+            chosen = here if not later else []
+        else:
+            chosen = assigns if len(assigns) == 1 else []
+        if len(chosen) != 1 or chosen[0].start == UNKNOWN:
+            return None
+        return (NULL, NULL) if chosen[0].start == NULL else (chosen[0].start, chosen[0].end)
+
     def args(self, open_at: int) -> list[tuple[int, int]]:
         """Token ranges of the arguments of the call whose '(' is token ``open_at``."""
         close = self.match.get(open_at, len(self.toks))
@@ -105,10 +123,10 @@ class _File:
         if first.text == "(" and self.match.get(a) == b - 1:
             return self.pieces(a + 1, b - 1, depth + 1)
         names = [t.text for t in toks[a:b]]
-        if all(t.kind == "ident" or t.text == "." for t in toks[a:b]) and names[-1] in self.constants:
-            start, end = self.constants[names[-1]]
-            if (start, end) != (-1, -1):
-                return self.pieces(start, end, depth + 1)
+        if all(t.kind == "ident" or t.text == "." for t in toks[a:b]):
+            held = self.resolve(names[-1], a)
+            if held is not None and held[0] >= 0:
+                return self.pieces(*held, depth=depth + 1)
         if names[-1] == ")":  # a call: ... name ( args )
             return self._call(a, b, depth, hole)
         return hole, False, False
@@ -152,25 +170,44 @@ def _brackets(toks: list[Tok]) -> dict[int, int]:
     return out
 
 
-def _constants(toks: list[Tok], match: dict[int, int]) -> dict[str, tuple[int, int]]:
-    """NAME = expression, outside parentheses (annotation elements are inside them), when the
-    expression holds only literals, names, '+', '.', parentheses; assigned twice: (-1, -1)."""
-    out: dict[str, tuple[int, int]] = {}
+NULL, UNKNOWN = -2, -3  # an assignment of null; of an expression that is not made of literals and names
+
+
+@dataclass(frozen=True, slots=True)
+class _Assign:
+    start: int  # token range of the expression (or NULL / UNKNOWN)
+    end: int
+    at: int  # the name's token
+    scope: tuple[int, int]  # the braces around it (a method's body, a class's); the file for a script
+
+
+def _constants(toks: list[Tok], match: dict[int, int]) -> dict[str, list[_Assign]]:
+    """Every NAME = expression outside parentheses (annotation elements are inside them), with its
+    scope; a use reads the one assignment before it in a scope around it (see _File.resolve)."""
+    out: dict[str, list[_Assign]] = {}
+    opened: list[int] = []
     i = 0
     n = len(toks)
     while i < n:
         t = toks[i]
         if t.text == "(":
-            close = match.get(i, n)
-            i = close + 1
+            i = match.get(i, n) + 1
             continue
-        if t.kind == "ident" and i + 2 < n and toks[i + 1].text == "=" and toks[i + 2].text not in ("=", ">"):
+        if t.text == "{":
+            opened.append(i)
+        elif t.text == "}" and opened:
+            opened.pop()
+        elif t.kind == "ident" and i + 2 < n and toks[i + 1].text == "=" and toks[i + 2].text not in ("=", ">"):
             end = _expression_end(toks, i + 2, match)
-            if end > i + 2 and any(toks[k].kind == "string" for k in range(i + 2, end)):
-                out[t.text] = (i + 2, end) if t.text not in out else (-1, -1)
-            elif t.text in out:
-                out[t.text] = (-1, -1)
-            i = end
+            scope = (opened[-1], match.get(opened[-1], n)) if opened else (-1, n)
+            if end == i + 3 and toks[i + 2].text == "null":
+                start = NULL
+            elif end > i + 2 and any(toks[k].kind == "string" for k in range(i + 2, end)):
+                start = i + 2
+            else:
+                start = UNKNOWN
+            out.setdefault(t.text, []).append(_Assign(start, end, i, scope))
+            i = max(end, i + 2)
             continue
         i += 1
     return out
@@ -205,7 +242,7 @@ def extract(path: str, text: str) -> list[Found]:
     for i, t in enumerate(toks):
         if t.kind != "ident" or i + 1 >= len(toks) or toks[i + 1].text != "(":
             continue
-        if t.text in CALLS and (jms or t.text in _JMS_ONLY):
+        if t.text in CALLS and (jms or t.text in _JMS_ONLY) and not _declaration(f, i):
             args = f.args(i + 1)
             index = CALLS[t.text].get(len(args))
             if index is not None:
@@ -214,16 +251,53 @@ def extract(path: str, text: str) -> list[Found]:
             _annotation(f, found, i + 1, t.text)
     for i, t in enumerate(toks):
         if t.kind == "string" and i not in f.used and uri.OPTION.search(t.text):
-            for piece in decode(t, language):
-                if isinstance(piece, Mapped):
-                    found.extend(Found((m,), m.starts[0] if m.text else t.start, t.end, "endpoint URI")
-                                 for m in uri.selectors(piece))
+            found.extend(_uri_selectors(f, i))
     return found
+
+
+def _uri_selectors(f: _File, i: int) -> list[Found]:
+    """Selectors in an endpoint URI literal; one whose value runs on into '+ something' (the rest of
+    the URI built at run time) ends with a Hole."""
+    t, toks = f.toks[i], f.toks
+    pieces = decode(t, f.language)
+    out = []
+    for k, piece in enumerate(pieces):
+        if not isinstance(piece, Mapped):
+            continue
+        for m in uri.selectors(piece):
+            parts: list[Piece] = [m]
+            runs_on = (not m.text or m.ends[-1] == piece.ends[-1]) and "&" not in piece.text[len(piece.text) - len(m.text):]
+            if runs_on and k == len(pieces) - 1 and i + 2 < len(toks) and toks[i + 1].text == "+":
+                nxt = toks[i + 2]
+                parts.append(Hole(nxt.start, nxt.end, nxt.text))
+            elif runs_on and k + 1 < len(pieces):
+                parts.append(pieces[k + 1])  # a template expression inside the literal
+            out.append(Found(join(parts), m.starts[0] if m.text else t.start, t.end, "endpoint URI"))
+    return out
+
+
+# Words that may come before a call (not a return type before a method's name).
+_BEFORE_CALL = {"return", "throw", "else", "case", "yield", "await", "new", "in", "is", "as", "do", "then", "assert", "not", "and", "or"}
+
+
+def _declaration(f: _File, i: int) -> bool:
+    """Whether ``name(`` at token i declares the method rather than calls it: a return type, 'fun' or
+    'def' before the name, or parameters written 'Type name' / 'name: Type'."""
+    toks = f.toks
+    prev = toks[i - 1] if i > 0 else None
+    if prev is not None and ((prev.kind == "ident" and prev.text not in _BEFORE_CALL) or prev.text in (">", "]")):
+        return True
+    for a, b in f.args(i + 1):
+        if b - a >= 2 and toks[a].kind == "ident" and toks[a + 1].kind == "ident" and toks[a].text not in ("new", "final"):
+            return True
+        if b - a >= 3 and toks[a].kind == "ident" and toks[a + 1].text == ":" and toks[a + 2].kind == "ident":
+            return True
+    return False
 
 
 def _add(f: _File, found: list[Found], a: int, b: int, kind: str) -> None:
     toks = f.toks
-    if b - a == 1 and toks[a].text == "null":
+    if b - a == 1 and (toks[a].text == "null" or f.resolve(toks[a].text, a) == (NULL, NULL)):
         return
     pieces, printf, message_format = f.pieces(a, b)
     pieces_t = join(pieces)
