@@ -18,6 +18,9 @@ from typing import Any
 _EXPORTS = {
     "compile": "jmsctl.selector",
     "analyze": "jmsctl.selector",
+    "evaluate": "jmsctl.selector",
+    "dialects": "jmsctl.selector",
+    "DIALECTS": "jmsctl.selector",
     "Selector": "jmsctl.selector",
     "Message": "jmsctl.messages.model",
     "JavaValue": "jmsctl.messages.contract",

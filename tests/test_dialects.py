@@ -118,3 +118,44 @@ def test_broker_header_names_read_the_same_on_the_fast_and_plain_paths(name: str
         engine = Engine(sel.compile(text, name))
         for raw in lines:
             assert (engine.judge(raw)[0] is True) == (engine._plain(raw)[0] is True), (name, text, raw)
+
+
+def test_ibm_non_boolean_identifier_as_condition_makes_the_whole_selector_false() -> None:
+    from jmsctl.adapters import plain_values
+    from jmsctl.selector.explainer import explain
+
+    values = plain_values({"x": 5, "b": True})
+    for text in ("x", "NOT x", "x OR b", "b OR NOT x"):
+        assert sel.evaluate(text, values, "ibm") is False, text
+    assert sel.evaluate("x OR b", values) is True  # the standard: x is FALSE, b TRUE
+    ex = explain("b OR NOT x", values.get, "ibm")
+    assert ex.selected is False and ex.whole_false and "x" in ex.whole_false
+
+
+def test_cli_check_explain_and_filter_take_every_dialect(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from jmsctl.cli.app import app
+
+    runner = CliRunner()
+    r = runner.invoke(app, ["check", "--dialect", "activemq", "a = b = c", "JMSRedelivered"])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["check", "--dialect", "artemis", "x = 1)"])
+    assert r.exit_code == 1 and "E002" in r.output
+    r = runner.invoke(app, ["check", "JMSRedelivered = TRUE"])
+    assert r.exit_code == 1 and "ActiveMQ Classic does evaluate it" in r.output
+    r = runner.invoke(app, ["explain", "--dialect", "artemis", "--format", "json", "NOT a = 1"])
+    assert r.exit_code == 0 and json.loads(r.output)["canonical"] == "((NOT a) = 1)"
+    dump = tmp_path / "m.ndjson"
+    dump.write_text('{"properties": {"a": 2, "b": 1}}\n', encoding="utf-8")
+    for dialect, status in (("jakarta", 0), ("ibm", 0), ("artemis", 1), ("activemq", 1)):
+        r = runner.invoke(app, ["filter", "--dialect", dialect, "NOT a = 1 AND b = 1", str(dump), "--count"])
+        assert r.exit_code == status, (dialect, r.output)
+
+
+def test_python_api_exports_the_dialects() -> None:
+    import jmsctl
+
+    assert dialects.names() == jmsctl.DIALECTS
+    assert jmsctl.evaluate("x / 2 = 3", jmsctl.plain_values({"x": 7}), "artemis") is False
+    assert jmsctl.dialects.get("activemq").is_broker and not jmsctl.dialects.get("ibm").is_broker

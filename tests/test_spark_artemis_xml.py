@@ -104,3 +104,20 @@ def test_doctype_and_consumer_files_stay_off_spark(tmp_path: Path) -> None:
     truncated.write_bytes(buf.getvalue()[:-40])
     sources, errors = plan_inputs([str(consumer), str(truncated)])
     assert not errors and [s.kind for s in sources] == ["driver", "driver"]
+
+
+def test_spark_filter_job_counts_as_jmsctl_filter(spark: Any, export: Path, tmp_path: Path) -> None:
+    from jmsctl.spark.job import Output, run_filter
+
+    selector = sel.compile("JMSType = 'car' AND n > 10")
+    out = Output(str(tmp_path / "selected"))
+    report = run_filter(spark, selector, [str(export)], output=out)
+    out.commit()
+    c = report.counts
+    local = read_local(export)
+    verdicts = [selector.evaluate(r.message.selector_values()) for r in local if r.error is None]
+    assert (c.read, c.true, c.rejected) == (41, verdicts.count(True), 2)
+    assert [loc for loc, _ in report.rejected] == [f"{export}#id={i} (ID:m-{j})" for i, j in ((8, 7), (10, 9))]
+    written = sorted(p for p in (tmp_path / "selected").iterdir() if p.name.startswith("part-"))
+    lines = [line for p in written for line in p.read_text().splitlines()]
+    assert len(lines) == c.true and all(orjson.loads(line)["headers"]["JMSType"] == "car" for line in lines)

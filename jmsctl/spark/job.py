@@ -156,7 +156,7 @@ def _metrics(r: Column, n: Column) -> list[Column]:
     return [total(TRUE, "true"), total(FALSE, "false"), total(UNKNOWN, "unknown"), total(REJECTED, "rejected_count"), rejected]
 
 
-_LINE = re.compile(r":\[?(\d+)\]?$")
+_LINE = re.compile(r"(?::\[?|#id=)(\d+)\]?(?: \(.*\))?$")  # file:12, file:[3], file#id=7 (Artemis on Spark), then " (ID:...)"
 
 
 def _order(entries: list[object]) -> list[tuple[str, str]]:
