@@ -160,7 +160,7 @@ def test_repeated_record_errors_are_capped_with_a_count(tmp_path: Path, jobs: st
     f = tmp_path / "bad.ndjson"
     n = SHOWN * 3 + 7
     f.write_text("".join(message(i, w={"type": "int", "value": 1.5}) + "\n" for i in range(n)) + message(n) + "\n")
-    r = run("JMSType = 'car'", str(f), "--stats", "--jobs", jobs)
+    r = run("JMSType = 'car'", str(f), "--stats", "--validate-all", "--jobs", jobs)
     assert r.exit_code == 2
     errors = error_lines(r.stderr)
     assert len(errors) == SHOWN + 1
@@ -172,7 +172,7 @@ def test_the_cap_is_per_file(tmp_path: Path) -> None:
     a, b = tmp_path / "a.ndjson", tmp_path / "b.ndjson"
     for f in (a, b):
         f.write_text("".join(message(i, w={"type": "int", "value": "x"}) + "\n" for i in range(SHOWN + 1)))
-    r = run("JMSType = 'car'", str(a), str(b))
+    r = run("JMSType = 'car'", str(a), str(b), "--validate-all")
     errors = error_lines(r.stderr)
     assert len(errors) == 2 * (SHOWN + 1)
     assert sum("1 more rejected records not shown" in e for e in errors) == 2

@@ -265,3 +265,22 @@ def test_local_variables_resolve_in_their_own_method() -> None:
         static final String LATER = "f = 2";
     }"""
     assert [text_of(f) for f in found(jvm, "T.java", src)] == ["a = b", "c == d", "<selector>", "f = 2"]
+
+
+def test_yaml_scalars_over_several_lines() -> None:
+    src = ("jms:\n  selector: color = 'red' AND\n    size > 2   # big ones\n  other: 1\n"
+           "  b-selector: \"x = 1 AND\n    y = \\\"2\\\"\"\n  c-selector: 'p = ''a''\n     AND q = 1'\n")
+    first, second, third = found(yaml, "a.yml", src)
+    assert text_of(first) == "color = 'red' AND size > 2"
+    assert where(src, first, text_of(first).index("size")) == (3, 5)
+    assert text_of(second) == 'x = 1 AND y = "2"'
+    assert text_of(third) == "p = 'a' AND q = 1"
+    assert where(src, third, text_of(third).index("AND")) == (8, 6)
+
+
+def test_uri_selector_built_at_run_time() -> None:
+    src = JMS + 'class R { void r() { from("jms:queue:a?selector=" + sel).to("x"); from("jms:queue:b?selector=k%3D1&x=1" + y); } }'
+    first, second = found(jvm, "R.java", src)
+    assert text_of(first) == "<sel>" and text_of(second) == "k=1"
+    (d,) = verify(first).diagnostics
+    assert d.code == "I001"

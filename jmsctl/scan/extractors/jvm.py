@@ -251,11 +251,29 @@ def extract(path: str, text: str) -> list[Found]:
             _annotation(f, found, i + 1, t.text)
     for i, t in enumerate(toks):
         if t.kind == "string" and i not in f.used and uri.OPTION.search(t.text):
-            for piece in decode(t, language):
-                if isinstance(piece, Mapped):
-                    found.extend(Found((m,), m.starts[0] if m.text else t.start, t.end, "endpoint URI")
-                                 for m in uri.selectors(piece))
+            found.extend(_uri_selectors(f, i))
     return found
+
+
+def _uri_selectors(f: _File, i: int) -> list[Found]:
+    """Selectors in an endpoint URI literal; one whose value runs on into '+ something' (the rest of
+    the URI built at run time) ends with a Hole."""
+    t, toks = f.toks[i], f.toks
+    pieces = decode(t, f.language)
+    out = []
+    for k, piece in enumerate(pieces):
+        if not isinstance(piece, Mapped):
+            continue
+        for m in uri.selectors(piece):
+            parts: list[Piece] = [m]
+            runs_on = (not m.text or m.ends[-1] == piece.ends[-1]) and "&" not in piece.text[len(piece.text) - len(m.text):]
+            if runs_on and k == len(pieces) - 1 and i + 2 < len(toks) and toks[i + 1].text == "+":
+                nxt = toks[i + 2]
+                parts.append(Hole(nxt.start, nxt.end, nxt.text))
+            elif runs_on and k + 1 < len(pieces):
+                parts.append(pieces[k + 1])  # a template expression inside the literal
+            out.append(Found(join(parts), m.starts[0] if m.text else t.start, t.end, "endpoint URI"))
+    return out
 
 
 # Words that may come before a call (not a return type before a method's name).

@@ -17,43 +17,91 @@ _DQ_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)"
 
 
 def _scalar(value: str, at: int, lines: list[tuple[str, int]], index: int, indent: int) -> Mapped | None:
-    """The scalar starting at ``value`` (file offset ``at``), on line ``index``."""
-    if value.startswith('"'):
-        return _double(value, at)
-    if value.startswith("'"):
-        close = re.match(r"'((?:[^']|'')*)'", value)
-        body = close.group(1) if close else value[1:]
-        pieces, i = [], 0
-        while i < len(body):
-            if body.startswith("''", i):
-                pieces.append(("'", at + 1 + i, at + 3 + i))
-                i += 2
-            else:
-                pieces.append((body[i], at + 1 + i, at + 2 + i))
-                i += 1
-        return Mapped.build(pieces)
+    """The scalar starting at ``value`` (file offset ``at``), on line ``index``; a plain or quoted
+    scalar may go on over more-indented lines (folded: each line break is one space)."""
     if value[:1] in ("{", "[", "&", "*", "!"):
         return None  # a flow collection, an anchor, an alias or a tag: not a selector string
     if value[:1] in ("|", ">"):
         return _block(value[0] == "|", lines, index, indent)
-    plain = re.split(r"[ \t]#", value, maxsplit=1)[0].rstrip()
-    return Mapped.verbatim(plain, at) if plain else None
+    quote = value[0] if value[:1] in ("'", '"') else None
+    if quote is None:
+        value = re.split(r"[ \t]#", value, maxsplit=1)[0].rstrip()
+        if not value:
+            return None
+    raw = _folded(value, at, lines, index, indent, quote)
+    if quote == '"':
+        return raw.then(_double)
+    if quote == "'":
+        return raw.then(_single)
+    return raw
 
 
-def _double(value: str, at: int) -> Mapped:
-    pieces: list[tuple[str, int, int]] = []
+def _closes(text: str, quote: str, start: int) -> bool:
+    i = start
+    while i < len(text):
+        if quote == '"' and text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == quote:
+            if quote == "'" and text.startswith("''", i):
+                i += 2
+                continue
+            return True
+        i += 1
+    return False
+
+
+def _folded(value: str, at: int, lines: list[tuple[str, int]], index: int, indent: int, quote: str | None) -> Mapped:
+    """The scalar's raw text over its lines: the continuation lines (indented deeper than the key)
+    without their indentation, joined by a space standing for the line break."""
+    parts = [Mapped.verbatim(value, at)]
+    if quote is None or not _closes(value, quote, 1):
+        for line, offset in lines[index + 1 :]:
+            stripped = line.lstrip(" \t")
+            own = len(line) - len(stripped)
+            if not stripped or own <= indent or (quote is None and (stripped.startswith("#") or _KEY.match(line))):
+                break
+            text = re.split(r"[ \t]#", stripped, maxsplit=1)[0].rstrip() if quote is None else stripped.rstrip()
+            previous = parts[-1]
+            parts.append(Mapped(" ", (previous.ends[-1] if previous.text else offset,), (offset,)))
+            parts.append(Mapped.verbatim(text, offset + own))
+            if quote is not None and _closes(text, quote, 0):
+                break
+    if len(parts) == 1:
+        return parts[0]
+    return Mapped("".join(p.text for p in parts), sum((p.starts for p in parts), ()), sum((p.ends for p in parts), ()))
+
+
+def _single(raw: str) -> list[tuple[str, int, int]]:
+    """'...' with '' for a quote; offsets in ``raw`` (which starts with the opening quote)."""
+    out, i = [], 1
+    while i < len(raw):
+        if raw.startswith("''", i):
+            out.append(("'", i, i + 2))
+            i += 2
+        elif raw[i] == "'":
+            break
+        else:
+            out.append((raw[i], i, i + 1))
+            i += 1
+    return out
+
+
+def _double(raw: str) -> list[tuple[str, int, int]]:
+    """"..." with backslash escapes; offsets in ``raw``."""
+    out: list[tuple[str, int, int]] = []
     i = 1
-    while i < len(value) and value[i] != '"':
-        m = _DQ_ESCAPE.match(value, i)
+    while i < len(raw) and raw[i] != '"':
+        m = _DQ_ESCAPE.match(raw, i)
         if m is not None:
             e = m.group(1)
             ch = chr(int(e[1:], 16)) if e[0] in "xuU" and len(e) > 1 else _DQ_ESCAPES.get(e, e)
-            pieces.append((ch, at + i, at + m.end()))
+            out.append((ch, i, m.end()))
             i = m.end()
         else:
-            pieces.append((value[i], at + i, at + i + 1))
+            out.append((raw[i], i, i + 1))
             i += 1
-    return Mapped.build(pieces)
+    return out
 
 
 def _block(literal: bool, lines: list[tuple[str, int]], index: int, indent: int) -> Mapped | None:
