@@ -68,14 +68,24 @@ Piece = Mapped | Hole
 
 
 def join(pieces: Iterable[Piece]) -> tuple[Piece, ...]:
-    """Adjacent Mapped pieces merged into one (a concatenation of literals is one text)."""
+    """Adjacent Mapped pieces merged into one (a concatenation of literals is one text), in one pass."""
     out: list[Piece] = []
+    run: list[Mapped] = []
+
+    def flush() -> None:
+        if run:
+            out.append(run[0] if len(run) == 1 else
+                       Mapped("".join(m.text for m in run), tuple(x for m in run for x in m.starts), tuple(x for m in run for x in m.ends)))
+            run.clear()
+
     for p in pieces:
-        if isinstance(p, Mapped) and out and isinstance(out[-1], Mapped):
-            prev = out[-1]
-            out[-1] = Mapped(prev.text + p.text, prev.starts + p.starts, prev.ends + p.ends)
-        elif not (isinstance(p, Mapped) and not p.text):
+        if isinstance(p, Mapped):
+            if p.text:
+                run.append(p)
+        else:
+            flush()
             out.append(p)
+    flush()
     return tuple(out)
 
 

@@ -61,6 +61,7 @@ class _Lexer:
         self.dialect = dialect
         self.pos = 0
         self.toks: list[Tok] = []
+        self.rewrites = rewrites(text, dialect)
 
     def get(self, i: int) -> Tok:
         while len(self.toks) <= i:
@@ -86,7 +87,12 @@ class _Lexer:
             return Tok("EOF", "", pos, pos)
         kind, end = self._token_at(pos)
         self.pos = end
-        return Tok(kind, text[pos:end], pos, end)
+        raw = text[pos:end]
+        if kind == "STRING" and self.rewrites:
+            for start, stop, replacement in reversed(self.rewrites):
+                if pos <= start and stop <= end:
+                    raw = raw[: start - pos] + replacement + raw[stop - pos :]
+        return Tok(kind, raw, pos, end)
 
     def _token_at(self, pos: int) -> tuple[str, int]:
         text = self.text
@@ -513,11 +519,11 @@ def _unexpected(t: Tok, wanted: str) -> Diagnostic:
     return error("E002", f"unexpected '{t.text}'", Span(t.start, t.end), expected=(wanted,))
 
 
-def _translate(text: str, match: str, replace: str) -> str:
-    """Artemis SelectorTranslator.parse(): replace ``match`` where it is not part of a longer Java
-    identifier; inside quotes only if ``match`` itself starts with a quote."""
+def _translate(text: str, match: str) -> list[int]:
+    """Artemis SelectorTranslator.parse(): where ``match`` is replaced, in ``text`` positions: not
+    part of a longer Java identifier; inside quotes only if ``match`` itself starts with a quote."""
     if match not in text:
-        return text
+        return []
     in_quote, at, positions = False, 0, []
     in_quotes_too = match[0] == "'"
     for i, c in enumerate(text):
@@ -534,26 +540,25 @@ def _translate(text: str, match: str, replace: str) -> str:
                 at = 0
         else:
             at = 0
-    out, last = [], 0
-    for p in positions:
-        out.append(text[last:p])
-        out.append(replace)
-        last = p + len(match)
-    out.append(text[last:])
-    return "".join(out)
+    return positions
 
 
 def _java_identifier_part(c: str) -> bool:
     return c.isalnum() or c in "_$" or ord(c) < 9 or 0x0E <= ord(c) <= 0x1B or 0x7F <= ord(c) <= 0x9F
 
 
-def broker_text(text: str, dialect: Dialect) -> str:
-    """The text the engine parses: Artemis's JMS layer rewrites the delivery mode literals and its
-    server trims the filter string (Java's trim(): every character up to U+0020)."""
-    if dialect.rewrite_delivery_mode_literals:
-        text = _translate(text, "'PERSISTENT'", "'DURABLE'")
-        text = _translate(text, "'NON_PERSISTENT'", "'NON_DURABLE'")
-    return text
+_DELIVERY_MODE_LITERALS = (("'PERSISTENT'", "'DURABLE'"), ("'NON_PERSISTENT'", "'NON_DURABLE'"))
+
+
+def rewrites(text: str, dialect: Dialect) -> list[tuple[int, int, str]]:
+    """(start, end, replacement) in ``text``: Artemis's JMS client rewrites the delivery mode
+    literals (SelectorTranslator.convertToActiveMQFilterString) before the server parses. Applied
+    to the string tokens that contain them, so that positions stay those of the text as written."""
+    if not dialect.rewrite_delivery_mode_literals:
+        return []
+    # The second replacement runs on the first one's output; neither creates the other's match, so
+    # both can be found in the text as written.
+    return sorted((p, p + len(match), replace) for match, replace in _DELIVERY_MODE_LITERALS for p in _translate(text, match))
 
 
 _JAVA_TRIMMED = "".join(chr(c) for c in range(0x21))
@@ -572,7 +577,7 @@ def parse(text: str, dialect: Dialect) -> n.Node | None:
         return None  # the JMS client treats an empty or blank selector as none
     if dialect.blank_is_error:  # FilterImpl.createFilter() trims: a last line comment loses its line end
         text = text[: len(_java_rstrip(text))]
-    parser = _Parser(broker_text(text, dialect), dialect)
+    parser = _Parser(text, dialect)
     try:
         return parser.selector()
     except _Rejected as exc:

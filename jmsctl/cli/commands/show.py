@@ -54,7 +54,12 @@ def show(
     source_format: Optional[str] = from_format(),  # noqa: UP045
     types_file: Optional[str] = property_types(),  # noqa: UP045
 ) -> None:
-    """Pretty-print messages. Exit 0 shown, 1 no record selected by --index/--id/--where, 2 rejected record or unreadable file."""
+    """Show messages for a person: headers, typed properties, body.
+
+    Exit 0 shown, 1 nothing matched --index, --id or --where, 2 a rejected record or an unreadable file.
+
+    Example: jmsctl show samples/orders-small.ndjson --where "JMSType = 'truck'"
+    """
     err = console(stderr=True)
     if index is not None and message_id is not None:
         fail("show: --index and --id cannot be used together")

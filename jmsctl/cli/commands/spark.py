@@ -171,7 +171,12 @@ def spark_filter(
     max_size: int = max_record_size(),
     source_format: Optional[str] = from_format(),  # noqa: UP045
 ) -> None:
-    """Filter dumps on Spark; counts on stderr as filter --stats. Exit 0 some selected, 1 none, 2 any error."""
+    """Filter dumps on Spark, with filter's rules and counts.
+
+    Counts on stderr as filter --stats. Exit 0 some selected, 1 none, 2 any error.
+
+    Example: jmsctl spark filter "JMSType = 'car'" samples/orders.ndjson --count
+    """
     selector, inputs = _selector_and_inputs(args, selector_file)
     compiled = _compile(selector, dialect.value, inputs if selector_file is None else None)
     with _spark_errors("filter"):
@@ -206,7 +211,12 @@ def spark_convert(
     max_size: int = max_record_size(),
     source_format: Optional[str] = from_format(),  # noqa: UP045
 ) -> None:
-    """Turn dumps into parquet in the message layout (rejected records kept, with their error). Exit 0, or 2 on any error."""
+    """Turn dumps into parquet in the message layout.
+
+    Rejected records are kept, with their error. Exit 0, or 2 on any error.
+
+    Example: jmsctl spark convert samples/orders.ndjson --output orders.parquet/
+    """
     with _spark_errors("convert"):
         from jmsctl.spark.job import run_convert
 
@@ -230,7 +240,10 @@ def spark_explain(
     dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     master: Optional[str] = typer.Option(None, "--master", help="Spark master URL; default local[*]."),  # noqa: UP045
 ) -> None:
-    """Print the selector's Spark Column and the physical plan of a filter with it."""
+    """Print a selector's Spark Column and physical plan.
+
+    Example: jmsctl spark explain "JMSType = 'car' AND weight > 2500"
+    """
     compiled = _compile(selector, dialect.value)
     with _spark_errors("explain"):
         from jmsctl.spark.job import explain

@@ -143,9 +143,7 @@ def java_text_block(body: str, at: int) -> Mapped:
         if not last:
             parts.append(Mapped.verbatim("\n", pos + len(ln)))
         pos += len(ln) + 1
-    merged = Mapped.build(())
-    for p in parts:
-        merged = Mapped(merged.text + p.text, merged.starts + p.starts, merged.ends + p.ends)
+    merged = Mapped("".join(p.text for p in parts), tuple(x for p in parts for x in p.starts), tuple(x for p in parts for x in p.ends))
     return _drop_continuations(merged)
 
 

@@ -61,7 +61,7 @@ class _Reader:
         self.ascii = len(self.data) == len(text)
         self.found: list[Found] = []
         self.stack: list[dict[str, Any]] = []
-        self.parser = expat.ParserCreate()
+        self.parser = expat.ParserCreate("utf-8")  # the text is given as UTF-8 whatever the declaration says
         self.parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
         self.parser.StartDoctypeDeclHandler = self._doctype
         self.parser.EntityDeclHandler = self._entity

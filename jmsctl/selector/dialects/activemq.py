@@ -30,6 +30,9 @@ DIALECT = Dialect(
         "function_calls": "apache/activemq activemq-client/src/main/grammar/SelectorParser.jj (5.17.2) unaryExpr(): "
                           "LOOKAHEAD(<ID> '(') functionCallExpr(); filter/function/BuiltinFunctionRegistry.java registers "
                           "INLIST, MAKELIST, REGEX, REPLACE, SPLIT (jmsctl rejects them: not evaluated)",
+        "blank_is_error": "False: apache/activemq activemq-client/src/main/java/org/apache/activemq/"
+                          "ActiveMQMessageConsumer.java: a selector whose trim() is empty is no selector (the parser "
+                          "itself rejects it)",
         "field_backed_jmsx": "apache/activemq activemq-client/src/main/java/org/apache/activemq/command/ActiveMQMessage.java "
                              "JMS_PROPERTY_SETERS: JMSXGroupSeq and JMSXDeliveryCount go through TypeConversionSupport to "
                              "int fields (byte, short, int or a numeric String; other types are refused), JMSXGroupID to a "
