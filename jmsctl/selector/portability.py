@@ -48,7 +48,7 @@ CODES = {
     "W027": "a string literal is rewritten",
     "W028": "a property is ignored (read as NULL)",
     "W029": "a dialect's verdict differs from the standard's",
-    "W030": "not compared: the selector is too long for the lint",
+    "W030": "not compared, or only in part: the selector is too big for the lint",
     "W031": "a property's Java type (byte, short, float, long) changes the verdict",
     "W032": "= or <> with a NULL operand is not UNKNOWN",
     "W033": "Strings are ordered with < <= > >=",
@@ -155,14 +155,19 @@ def lint(text: str, against: Sequence[str] | None = None, budget: int = BUDGET, 
         note = Diagnostic("W030", Severity.WARNING, f"not compared with {' and '.join(title(d) for d in targets)}: the selector is "
                           f"longer than {MAX_LENGTH:,} characters", Span(0, 0), (), "compare a shorter selector, or its parts")
         return [Report(note, tuple(targets))]
-    readings = Readings()
     std = _analyze(text, STANDARD)
+    readings = Readings(len(n.walk(std.ast)) if std.ast is not None else len(text) // 4)
     analyses = {d: _analyze(text, d) for d in targets}
     ing = ingredients([std.ast, *(a.ast for a in analyses.values())], None if mistyped else std.ast)
     findings: list[Finding] = []
     for d in targets:
         findings += _dialect_findings(text, d, std, analyses[d], ing, readings, budget)
-    return _merge(text, findings, readings)
+    reports = _merge(text, findings, readings)
+    if readings.exhausted:  # what was found stands; what was not looked at is said
+        reports.append(Report(Diagnostic("W030", Severity.WARNING, f"compared only in part with {' and '.join(title(d) for d in targets)}: "
+                                         f"the lint's budget ({readings.evaluations:,} evaluations) ran out on a selector this size",
+                                         Span(0, 0), (), "compare a shorter selector, or its parts"), tuple(targets)))
+    return reports
 
 
 def _dialect_findings(text: str, d: str, std: sel.Analysis, mine: sel.Analysis, ing: Ingredients,
