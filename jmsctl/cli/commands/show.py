@@ -30,6 +30,7 @@ from jmsctl.cli.render import console
 from jmsctl.messages.encode import message_json
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, Record, read_records
 from jmsctl.messages.printer import BodyView, EntryRow, MessageView, hex_text, message_view, visible
+from jmsctl.messages.rejections import Rejections
 
 PROG = "jmsctl show"
 
@@ -68,7 +69,11 @@ def show(
     failed = selected = skipped = 0
     first_skipped = ""
     types = load_types(types_file)
+    messages = 0
+    # Rejected records capped per file; a file that is not a dump is one error (jmsctl.messages.rejections).
+    rejections = Rejections(say, lambda: messages, show=lambda record: out.rejected(record, err))
     for path in files:
+        rejections.start("<stdin>" if path == "-" else path)
         try:
             for record in _selected(path, index, max_size, source_format, types):
                 if message_id is not None:
@@ -83,14 +88,17 @@ def show(
                 selected += 1
                 if record.error is not None:
                     failed += 1
-                out.rejected(record, err)
+                    rejections(record)
                 if record.message is not None:
+                    messages += 1
                     out.message(record)
         except InputError as exc:
+            rejections.abandon()
             say(f"arguments are FILE...: {path!r} reads as a selector; give it with --where" if looks_like_selector(path) else str(exc))
             failed += 1
         except BrokenPipeError:
             _closed_pipe()
+        rejections.finish()
     _report_unselected(err, files, message_id, selected, skipped, first_skipped)
     raise typer.Exit(2 if failed else 0 if selected or (index is None and message_id is None and where is None) else 1)
 
