@@ -221,8 +221,9 @@ def _search(text: str, ing: Ingredients, budget: int, pred: Callable[[Candidate]
 
 
 def _residual(text: str, repaired: str, d: str, ast: n.Node, ing: Ingredients, readings: Readings, budget: int) -> list[Finding]:
-    """Differences no rewrite explains: absent headers (then searched again without them), integer
-    division, rewritten string literals, or generic."""
+    """Differences no rewrite explains: each header read as a value when absent (searched for first,
+    header by header; then every message keeps it), then one more kind (integer division, a type, ...)
+    or a generic difference."""
     out: list[Finding] = []
     present: frozenset[str] = frozenset()
 
@@ -230,21 +231,30 @@ def _residual(text: str, repaired: str, d: str, ast: n.Node, ing: Ingredients, r
         want = readings.verdict(text, STANDARD, c)
         return readings.verdict(text, d, c) != want and readings.verdict(repaired, d, c) != want
 
-    for _ in range(len(ing.names) + 1):
-        found = _search(text, ing, budget, differs, readings, present)
-        if found is None:
-            return out
-        header = difference_kinds.absent_header(text, repaired, d, found, ing, readings)
-        if header is not None:
-            name, value = header
-            out.append(Finding("W025", d, difference_kinds.first_span(ast, name), f"{{who}} read{{s}} an absent {name} as {difference_kinds.shown_header(value) if value is not None else 'a value'}; the standard reads NULL",
+    for name in (x for x in ing.names if x in _HEADERS):
+        def absent_read(c: Candidate, name: str = name) -> bool:
+            return name in c.absent((name,)) and differs(c) and _reads_absent(c, name)
+
+        def _reads_absent(c: Candidate, name: str) -> bool:
+            found = difference_kinds.absent_header(text, repaired, d, c, ing, readings)
+            return found is not None and found[0] == name
+
+        found = _search(text, ing, budget, absent_read, readings, present, focus=(name,))
+        if found is not None:
+            value = difference_kinds.absent_header(text, repaired, d, found, ing, readings)
+            shown = difference_kinds.shown_header(value[1]) if value is not None and value[1] is not None else "a value"
+            out.append(Finding("W025", d, difference_kinds.first_span(ast, name), f"{{who}} read{{s}} an absent {name} as {shown}; the standard reads NULL",
                                f"only messages without {name} differ (dump files, hand-made test messages): "
                                f"brokers set {name} on the messages they deliver", found, key=name))
             present = present | {name}
-            continue
+    found = _search(text, ing, budget, differs, readings, present)
+    if found is not None:
         out.append(difference_kinds.classify(text, repaired, d, ast, found, ing, readings))
-        return out
     return out
+
+
+_HEADERS = frozenset(("JMSPriority", "JMSDeliveryMode", "JMSTimestamp", "JMSType", "JMSCorrelationID", "JMSMessageID",
+                      "JMSExpiration", "JMSRedelivered", "JMSDestination", "JMSReplyTo", "JMSDeliveryTime"))
 
 
 # ----- merging per kind across dialects --------------------------------------------------------

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 from jmsctl import selector as sel
+from jmsctl.cli.complete import selector_then_files
 from jmsctl.cli.errors import fail, say, swapped_arguments
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, max_record_size
 from jmsctl.cli.render import Source, console, print_full
@@ -151,7 +152,7 @@ def _selector_and_inputs(args: list[str], selector_file: str | None) -> tuple[st
 @spark_app.command("filter")
 def spark_filter(
     args: list[str] = typer.Argument(  # noqa: B008
-        ..., metavar="SELECTOR INPUT...",
+        ..., metavar="SELECTOR INPUT...", autocompletion=selector_then_files,
         help="The selector (unless -f), then NDJSON (.gz too), JSON arrays, parquet files or directories from spark convert/filter.",
     ),
     selector_file: Optional[str] = typer.Option(  # noqa: UP045
