@@ -320,3 +320,144 @@ def test_show_where_shows_only_the_selected_messages() -> None:
     assert bad.exit_code == 2 and "E007" in bad.stderr
     swapped = run("show", "JMSType = 'truck'", small)
     assert swapped.exit_code == 2 and "give it with --where" in swapped.stderr
+
+
+# ----- item 15: help ----------------------------------------------------------------------------
+
+
+def _help(*args: str, width: int | None = None) -> str:
+    """Help as a user sees it piped (no terminal: rich's 80 columns unless COLUMNS says otherwise)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "TERMINAL_WIDTH")}
+    env["PYTHONPATH"] = str(ROOT)
+    if width:
+        env["TERMINAL_WIDTH"] = str(width)
+    r = subprocess.run([sys.executable, "-m", "jmsctl", *args, "--help"], capture_output=True, text=True, env=env, timeout=60, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def _all_commands() -> list[list[str]]:
+    from jmsctl.cli.app import COMMANDS, load_command
+
+    out: list[list[str]] = []
+    for name in COMMANDS:
+        command = load_command(name)
+        subs = getattr(command, "commands", None)
+        out.extend([[name, sub] for sub in subs] if subs else [[name]])
+    return out
+
+
+def test_top_level_help_lists_every_command_once_grouped_on_one_line() -> None:
+    from jmsctl.cli.app import COMMANDS, SELECTORS, SPARK
+
+    text = _help()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    panels = [line.split("─")[1].strip() for line in text.splitlines() if line.startswith("╭─")]
+    assert panels[:1] == ["Options"] and {SELECTORS, "Messages", SPARK} <= set(panels)
+    names, panel = [], ""
+    for line in text.splitlines():
+        if line.startswith("╭─"):
+            panel = line.split("─")[1].strip()
+        elif line.startswith("│ ") and panel != "Options":
+            names.append(line.strip("│ ").split(None, 1)[0] if not line.startswith("│  ") else "(wrapped)")
+    assert names == list(COMMANDS)  # every command, each on exactly one line (a wrapped line would start with a space)
+    order = [next(p for p in panels if p == COMMANDS[n][2]) for n in names]
+    assert order == sorted(order, key=[SELECTORS, "Messages", SPARK].index)
+
+
+@pytest.mark.parametrize("command", _all_commands(), ids=" ".join)
+def test_each_command_help_fits_80_columns_with_arity_choices_and_an_example(command: list[str]) -> None:
+    text = _help(*command)
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+    assert "Example: jmsctl " in text or command[0] in ("convert", "scan"), text  # other helpers' commands: their own words
+    usage = next(line for line in text.splitlines() if "Usage:" in line)
+    assert "{" not in usage, usage  # typer's {FILE} is not what one types
+
+
+@pytest.mark.parametrize(
+    ("command", "usage"),
+    [
+        (["validate"], "validate [OPTIONS] FILE..."),
+        (["show"], "show [OPTIONS] FILE..."),
+        (["get"], "get [OPTIONS] FILE NAME"),
+        (["check"], "check [OPTIONS] [SELECTOR...]"),
+        (["filter"], "filter [OPTIONS] SELECTOR [FILE...]"),
+        (["spark", "filter"], "spark filter [OPTIONS] SELECTOR INPUT..."),
+    ],
+)
+def test_usage_shows_the_real_arity(command: list[str], usage: str) -> None:
+    assert usage in _help(*command)
+
+
+@pytest.mark.parametrize("command", _all_commands(), ids=" ".join)
+def test_every_option_with_choices_shows_them(command: list[str]) -> None:
+    from jmsctl.cli.app import load_command
+
+    cmd = load_command(command[0])
+    for sub in command[1:]:
+        cmd = cmd.commands[sub]
+    squeezed = "".join(_help(*command, width=300).split())  # wide: no choice list wrapped inside its cell
+    for param in cmd.params:
+        choices = getattr(param.type, "choices", None)
+        if choices and not getattr(param, "hidden", False):
+            values = [str(getattr(c, "value", c)) for c in choices]
+            listed = "<" + "|".join(values) + ">" in squeezed or all(f"{v}," in squeezed or f"or{v}" in squeezed for v in values)
+            assert listed, (command, param.name)  # as typer lists them, or in the option's help (get --as)
+    if command == ["explain"]:
+        assert "<text|json>" in squeezed
+
+
+# ----- item 7: Java checked before Spark starts ---------------------------------------------------
+
+
+def _fake_java(tmp_path: Path, version: str) -> Path:
+    home = tmp_path / f"jdk-{version}"
+    (home / "bin").mkdir(parents=True)
+    java = home / "bin" / "java"
+    java.write_text(f'#!/bin/sh\necho \'openjdk version "{version}" 2020-01-01\' >&2\n', encoding="utf-8")
+    java.chmod(0o755)
+    return home
+
+
+def test_java_check_says_what_was_found_and_what_is_needed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from jmsctl.spark import javacheck
+
+    need = javacheck.required_major()
+    for env, words in (
+        ({"JAVA_HOME": str(_fake_java(tmp_path, "11.0.2"))}, ["Java 11 found at", "(from JAVA_HOME)", f"Spark needs Java {need} or later", "JAVA_HOME="]),
+        ({"JAVA_HOME": str(tmp_path / "nowhere")}, ["JAVA_HOME is", "which has no bin/java", f"Java {need}+"]),
+        ({"JAVA_HOME": None, "PATH": str(tmp_path)}, ["no Java found", "no java on the PATH", "JAVA_HOME"]),
+    ):
+        for name, value in env.items():
+            if value is None:
+                monkeypatch.delenv(name, raising=False)
+            else:
+                monkeypatch.setenv(name, value)
+        javacheck.check_java.cache_clear()
+        with pytest.raises(javacheck.JavaProblem) as problem:
+            javacheck.check_java()
+        for word in words:
+            assert word in str(problem.value), (word, str(problem.value))
+    monkeypatch.setenv("JAVA_HOME", str(_fake_java(tmp_path, "21")))
+    javacheck.check_java.cache_clear()
+    assert javacheck.check_java().major == 21
+    javacheck.check_java.cache_clear()
+    assert [javacheck.parse_major(t) for t in ('java version "1.8.0_392"', 'openjdk version "17.0.9" 2023', "?")] == [8, 17, None]
+
+
+def test_spark_command_with_a_bad_java_home_is_one_error_line(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("pyspark")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "JAVA_HOME": str(_fake_java(tmp_path, "1.8.0_392"))}
+    r = subprocess.run([sys.executable, "-m", "jmsctl", "spark", "filter", "x = 1", ORDERS, "--count"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 2
+    assert r.stderr.startswith("jmsctl: error: Java 8 found at ") and r.stderr.count("\n") == 1, r.stderr
+    assert "Traceback" not in r.stderr and "py4j" not in r.stderr.lower()

@@ -715,6 +715,9 @@ def test_default_mode_proves_the_selector_paths_only() -> None:
         b'{"properties":{"weight":200,"weight":50}}',
         b'{"properties":{"weight":{"type":"int","value":200,"value":5}}}',
         b'{"properties":{"weight":{"type":"int","type":"int","value":200}}}',
+        b'{"properties":{"weight":{"type":"int","value":5,"value":200}}}',
+        b'{"properties":{"weight":{"value":5,"type":"int","value":200}}}',
+        b'{"properties":{"weight":{"type":"double","value":"NaN","value":200.5}}}',
         b'{"properties":{"weight":200},"properties":{"weight":5}}',
         b'{"properties":{"w\\u0065ight":200,"weight":5}}',
         b'{"properties":{"weight":[200]}}',
@@ -726,6 +729,8 @@ def test_default_mode_proves_the_selector_paths_only() -> None:
     ]
     whole = [  # a path key also elsewhere on the line: judged whole, valid, selected
         b'{"properties":{"weight":200,"note":"weight"}}',
+        b'{"properties":{"weight" : { "type" : "int" , "value" : 200 } }}',
+        b'{"properties":{"weight":{"type":"double","value":"Infinity"},"n":{"type":"string","value":"}:"}}}',
         b'{"type":"map","properties":{"weight":{"type":"long","value":300}},"body":{"weight":1}}',
     ]
     lines = elsewhere + on_the_path + whole
@@ -760,3 +765,17 @@ def test_the_path_decode_never_changes_a_verdict_on_a_valid_line(lines: list[byt
         assert batch.rejected == 0 and (batch.true == 1) is (expected is True), (text, raw)
         if e._partial is not None and batch.skipped == 0:
             assert (batch.false, batch.unknown) == (int(expected is False), int(expected is None)), (text, raw)
+
+
+def test_a_typed_string_on_the_path_with_a_key_twice() -> None:
+    selector = sel.compile("color = 'blue'")
+    lines = [
+        b'{"properties":{"color":{"type":"string","value":"a}","value":"blue"}}}',
+        b'{"properties":{"color":{"type":"string","value":"b}:lue"}}}',
+        b'{"properties":{"color":{"type":"string","value":"blue"}}}',
+    ]
+    chunk = b"".join(x + b"\n" for x in lines)
+    out, _counts, rejected = plain(selector, lines, False)
+    batch = Engine(selector, exact=False, name="f").process(chunk)
+    assert batch.out == out == lines[2] + b"\n"
+    assert [(f"f:{i + 1}", fld, reason) for i, _, fld, reason in batch.errors] == rejected and len(rejected) == 1

@@ -207,3 +207,38 @@ def test_a_big_csv_with_jobs_is_one_error_and_leaves_no_worker(tmp_path: Path) -
                 except OSError:
                     continue
                 assert not (int(fields[1]) == os.getpid() and fields[0] != b"Z"), "a worker is left"
+
+
+def test_convert_gives_up_on_a_csv_and_caps_record_errors(tmp_path: Path) -> None:
+    csv = tmp_path / "orders.ndjson"
+    csv.write_text("id,type\n" + "".join(f"{i},car\n" for i in range(300)))
+    out = tmp_path / "out.ndjson"
+    r = runner.invoke(app, ["convert", str(csv), "-o", str(out)])
+    assert r.exit_code == 2
+    errors = error_lines(r.stderr)
+    assert len(errors) == 1 and "not a message dump" in errors[0] and "CSV (2 fields a line)" in errors[0], r.stderr
+    assert not out.exists()
+    bad = tmp_path / "bad.ndjson"
+    n = SHOWN + 5
+    bad.write_text(message(0) + "\n" + "".join(message(i, w={"type": "int", "value": 1.5}) + "\n" for i in range(n)))
+    r = runner.invoke(app, ["convert", str(bad), "-o", str(out)])
+    assert r.exit_code == 2
+    errors = error_lines(r.stderr)
+    assert len(errors) == SHOWN + 1 and errors[-1].endswith(f"5 more rejected records not shown ({n} in this file; the first {SHOWN} are above)")
+    assert not out.exists()
+
+
+def test_show_gives_up_on_a_csv_and_caps_rejected_blocks(tmp_path: Path) -> None:
+    csv = tmp_path / "orders.ndjson"
+    csv.write_text("id,type\n" + "".join(f"{i},car\n" for i in range(300)))
+    r = runner.invoke(app, ["show", str(csv)])
+    assert r.exit_code == 2
+    assert r.stdout == "" and len(error_lines(r.stderr)) == 1 and "CSV (2 fields a line)" in r.stderr, r.stderr
+    bad = tmp_path / "bad.ndjson"
+    n = SHOWN + 3
+    bad.write_text(message(0) + "\n" + "".join(message(i, w={"type": "int", "value": 1.5}) + "\n" for i in range(n)))
+    r = runner.invoke(app, ["show", str(bad), "--format", "json"])
+    assert r.exit_code == 2
+    assert r.stdout.count("\n") == 1  # the one valid message
+    rejected = [e for e in error_lines(r.stderr) if ": rejected: " in e]
+    assert len(rejected) == SHOWN and error_lines(r.stderr)[-1].endswith(f"3 more rejected records not shown ({n} in this file; the first {SHOWN} are above)")

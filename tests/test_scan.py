@@ -69,6 +69,19 @@ EXPECTED = {
 }
 
 
+IGNORED = 'import javax.jms.*;\nclass Ignored { void f(Session s, Queue q) { s.createConsumer(q, "a = = 1"); } }\n'
+
+
+def tree_copy(tmp_path: Path) -> Path:
+    """The fixture tree with the files its .gitignore ignores (made here: git would not keep them)."""
+    copy = tmp_path / "tree"
+    shutil.copytree(TREE, copy)
+    (copy / "ignored").mkdir()
+    (copy / "ignored" / "Ignored.java").write_text(IGNORED)
+    (copy / "src" / "main" / "java" / "com" / "acme" / "Scratch.tmp.java").write_text(IGNORED)
+    return copy
+
+
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
     return subprocess.run([sys.executable, "-m", "jmsctl", "scan", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
@@ -86,18 +99,20 @@ def test_every_finding_at_its_file_line_and_column() -> None:
     r = run("--format", "concise", ".", cwd=TREE)
     assert r.returncode == 1, r.stderr
     assert findings(r.stdout) == EXPECTED
-    assert "Ignored.java" not in r.stdout and "Scratch" not in r.stdout  # .gitignore'd
+
 
 
 def test_same_findings_outside_a_git_repository(tmp_path: Path) -> None:
     """Outside a work tree the .gitignore files are read by walk.py itself."""
-    copy = tmp_path / "tree"
-    shutil.copytree(TREE, copy)
+    copy = tree_copy(tmp_path)
     inside = subprocess.run(["git", "-C", str(copy), "rev-parse"], capture_output=True)
     if inside.returncode == 0:
         pytest.skip("the temporary directory is inside a git work tree")
     r = run("--format", "concise", ".", cwd=copy)
     assert findings(r.stdout) == EXPECTED
+    assert "Ignored.java" not in r.stdout and "Scratch" not in r.stdout
+    named = run("--format", "concise", "ignored/Ignored.java", cwd=copy)  # a file named is read, ignored or not
+    assert findings(named.stdout) == {("ignored/Ignored.java", 2, 71, "E002")}
 
 
 def test_json_summary_counts_add_up() -> None:
@@ -157,8 +172,7 @@ def test_files_without_trigger_words_are_not_parsed() -> None:
 def test_include_exclude_and_gitignore_in_a_git_repo(tmp_path: Path) -> None:
     if shutil.which("git") is None:
         pytest.skip("git not installed")
-    repo = tmp_path / "repo"
-    shutil.copytree(TREE, repo)
+    repo = tree_copy(tmp_path)
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     listed = {os.path.relpath(p, repo) for p in files(str(repo), Filters())}
     assert "ignored/Ignored.java" not in listed and "src/main/java/com/acme/Scratch.tmp.java" not in listed

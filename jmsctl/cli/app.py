@@ -39,7 +39,7 @@ from collections.abc import Iterator, MutableMapping  # noqa: E402
 from typing import Any  # noqa: E402
 
 import typer  # noqa: E402
-from typer.core import TyperGroup  # noqa: E402
+from typer.core import TyperArgument, TyperGroup  # noqa: E402
 
 from jmsctl._version import VERSION  # noqa: E402
 
@@ -48,18 +48,21 @@ _end_starting(_starting)
 # Each command's module, in the order of ``jmsctl --help``. A module is imported when its command runs
 # (or when help lists it): ``jmsctl filter`` does not load what explain, show or validate need (rich,
 # the printer, the explainer, the validator...), which was a fifth of its start-up time.
-COMMANDS: dict[str, tuple[str, str]] = {
-    "check": ("jmsctl.cli.commands.check", "check"),
-    "explain": ("jmsctl.cli.commands.explain", "explain"),
-    "test": ("jmsctl.cli.commands.test", "test"),
-    "filter": ("jmsctl.cli.commands.filter", "filter_command"),
-    "get": ("jmsctl.cli.commands.get", "get"),
-    "table": ("jmsctl.cli.commands.table", "table"),
-    "show": ("jmsctl.cli.commands.show", "show"),
-    "validate": ("jmsctl.cli.commands.validate", "validate_command"),
-    "convert": ("jmsctl.cli.commands.convert", "convert"),
-    "scan": ("jmsctl.cli.commands.scan", "scan"),
-    "spark": ("jmsctl.cli.commands.spark", "spark_app"),
+SELECTORS, MESSAGES, SPARK = "Selectors", "Messages", "Spark"  # the groups of jmsctl --help, in this order
+
+# One line registers a command: its name, its module and function (or typer app), and its group.
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "check": ("jmsctl.cli.commands.check", "check", SELECTORS),
+    "explain": ("jmsctl.cli.commands.explain", "explain", SELECTORS),
+    "test": ("jmsctl.cli.commands.test", "test", SELECTORS),
+    "scan": ("jmsctl.cli.commands.scan", "scan", SELECTORS),
+    "filter": ("jmsctl.cli.commands.filter", "filter_command", MESSAGES),
+    "show": ("jmsctl.cli.commands.show", "show", MESSAGES),
+    "get": ("jmsctl.cli.commands.get", "get", MESSAGES),
+    "table": ("jmsctl.cli.commands.table", "table", MESSAGES),
+    "validate": ("jmsctl.cli.commands.validate", "validate_command", MESSAGES),
+    "convert": ("jmsctl.cli.commands.convert", "convert", MESSAGES),
+    "spark": ("jmsctl.cli.commands.spark", "spark_app", SPARK),
 }
 
 
@@ -74,7 +77,7 @@ def load_command(name: str) -> Any:
     ``app.add_typer()`` would (the same defaults, through a group as the root app's are)."""
     installed = _begin_starting()  # loading a command is start-up too (see _interrupted_while_starting)
     try:
-        module, attr = COMMANDS[name]
+        module, attr = COMMANDS[name][:2]
         target = getattr(importlib.import_module(module), attr)
         holder = typer.Typer(add_completion=False)
         holder.callback()(_no_options)
@@ -84,7 +87,9 @@ def load_command(name: str) -> Any:
             holder.command(name=name)(target)
         group = typer.main.get_command(holder)
         assert isinstance(group, TyperGroup)
-        return group.commands[name]
+        command = group.commands[name]
+        finish(command, name)
+        return command
     finally:
         _end_starting(installed)
 
@@ -123,8 +128,54 @@ class _LazyCommands(MutableMapping[str, Any]):
         return name in self._names
 
 
+SHORT_HELP = 56  # characters of a command's line in jmsctl --help: one line in 80 columns
+
+
+def short_help(text: str | None) -> str:
+    """A command's line in the list: the first sentence of its help, cut to one line at a word."""
+    first = " ".join((text or "").strip().split("\n\n", 1)[0].split())
+    first = first.split(". ", 1)[0].rstrip(".")
+    if len(first) > SHORT_HELP:
+        first = first[: SHORT_HELP - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    return first
+
+
+def finish(command: Any, name: str | None = None) -> None:
+    """What every command gets however it was built (lazily, or registered as in tests): its group
+    in --help, a one-line summary, and usage lines with the real arity (``FILE...``, ``[SELECTOR...]``)."""
+    if name is not None:
+        entry = COMMANDS.get(name, ())
+        command.rich_help_panel = entry[2] if len(entry) > 2 else MESSAGES
+    if not command.short_help:
+        command.short_help = short_help(command.help)
+    for param in command.params:
+        if isinstance(param, TyperArgument) and not isinstance(param, _Argument):
+            param.__class__ = _Argument
+    for sub in getattr(command, "commands", {}).values():
+        finish(sub)
+
+
+class _Argument(TyperArgument):
+    """An argument shown as it is typed: ``FILE...`` (several), ``[SELECTOR]`` (optional), never
+    typer's ``{FILE}``; a metavar with a space (``SELECTOR [FILE...]``) already says it all."""
+
+    def make_metavar(self, ctx: Any, *, usage: bool = False) -> str:
+        name = self.metavar or (self.name or "").upper()
+        if " " in name:
+            return name
+        if self.nargs != 1 and not name.endswith("..."):
+            name += "..."
+        return f"[{name}]" if usage and not self.required else name
+
+
 class ErrorStyleGroup(TyperGroup):
-    """A typer group whose click errors are written in jmsctl's one error style."""
+    """A typer group whose click errors are written in jmsctl's one error style, and whose
+    commands are finished (``finish``) when it is built with them."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, command in list(self.commands.items()):
+            finish(command, name)
 
     def main(  # type: ignore[override]
         self, args: Any = None, prog_name: Any = None, complete_var: Any = None, standalone_mode: bool = True, **kwargs: Any
@@ -186,7 +237,7 @@ app = typer.Typer(
     name="jmsctl",
     help=HELP,
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish (values: cli/complete.py)
     pretty_exceptions_enable=False,
     cls=_Group,
 )
@@ -198,7 +249,7 @@ def main() -> None:
     text that cannot be encoded (lone surrogates from arguments that are not UTF-8) never stops output."""
     _robust_streams()
     try:
-        app()
+        app(prog_name="jmsctl")  # also under python -m: completion scripts and usage name the command people type
     except KeyboardInterrupt:
         sys.stderr.write("\n")
         sys.exit(130)

@@ -21,6 +21,13 @@ class Dialect(str, Enum):
     activemq = "activemq"
 
 
+class TextOrJson(str, Enum):
+    """``--format`` of explain and test: for a person, or for a program."""
+
+    text = "text"
+    json = "json"
+
+
 DIALECT_HELP = "jakarta (default), ibm, artemis or activemq: whose rules parse and evaluate the selector (docs/dialects.md)."
 
 

@@ -34,7 +34,7 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from msgspec import UNSET
 from msgspec.structs import astuple
@@ -256,25 +256,12 @@ class Batch:
 
 
 _NOT_TRUE = object()  # a prefiltered line: FALSE or UNKNOWN, not told apart
-_BLANK = object()  # a blank line: no record
 _MIN_NEEDLE = 3  # bytes: a shorter literal is no prefilter
 
 
-class _Outcome(NamedTuple):
-    """What ``Engine._judge`` said of a line: a verdict, or a rejection."""
-
-    verdict: Any
-    error: RecordError | None
-
-
-class _PathRecord(NamedTuple):
-    """A record read along the selector's paths: what ``view_function`` and the String rules read."""
-
-    headers: Any
-    properties: Any
-
-
 _TYPED = frozenset(fs.TYPED)
+# Typed values whose schema type is their selector value as it is (ranges checked by the schema).
+_EXACT_TYPED = {fs.TBoolean: BOOLEAN, fs.TByte: BYTE, fs.TShort: SHORT, fs.TInt: INT, fs.TLong: LONG}
 _ESCAPE = re.compile(rb"\\u").search
 
 
@@ -488,35 +475,45 @@ class Engine:
             b.out = b"\n".join(out)
         return b
 
-    def _process_partial(self, lines: list[bytes], text: bytes) -> Batch:
-        """Every line decoded along the selector's paths only (``filter.partial``), the verdict
-        counted when the chunk proves its path keys unique; a line it cannot vouch for is judged
-        by ``_judge`` (the whole record validated, or the plain path's rejection). ``text``: the
-        lines, joined (the chunk), in which the path keys are counted. The view is built here, as
-        ``view_function`` builds it (this loop is the default filter's time)."""
+    def _process_partial(self, lines: list[bytes], text: bytes, per_line: bool = False) -> Batch:
+        """Every line decoded along the selector's paths only (``filter.partial``); a line it
+        cannot vouch for is judged by ``_judge`` (the whole record validated, or the plain path's
+        rejection). ``text``: the lines, joined (the chunk), in which the identifiers' keys are
+        counted: when the count proves no line holds one twice, the Batch stands; otherwise the
+        chunk is done again with the keys counted line by line (``per_line``). The view is built
+        here, as ``view_function`` builds it: this loop is the default filter's time."""
         part = self._partial
         assert part is not None
-        decode, value, keys = part.decode, part.value, part.keys
+        decode, keys, made = part.decode, part.keys, part.made
         hspec = tuple((name, _HEADER_TYPE.get(name), _DELIVERY_VIEW if name == "JMSDeliveryMode" else None) for name in part.headers)
-        pspec = tuple((name, f"properties.{name}") for name in part.properties)
+        pspec = tuple((name, f"properties.{name}", key) for name, key in zip(part.properties, keys[len(hspec) :], strict=True))
         fn, judge, possible, sure = self._fn, self._judge, self._view_possible, self._view_sure
-        typed, unset, convert, string = _TYPED, UNSET, _CONVERT, STRING
+        typed, tstring, unset, convert, string, clear = _TYPED, fs.TString, UNSET, _CONVERT, STRING, made.clear
+        exact_types = _EXACT_TYPED
+        discard = self.discard and not self.keep_lines
         escapes = _ESCAPE(text) is not None
         utf8 = text.isascii() or _utf8(text)
-        results: list[Any] = []  # per line: a verdict (True / False / None / _NOT_TRUE), or an _Outcome of _judge
-        found: list[int] = []  # per line: how many path keys its decode found (0 for a line judged whole)
-        judged: list[int] = []  # the lines judged whole
+        suspect = escapes or not utf8  # then each line is looked at for a \u escape and its UTF-8
+        b = Batch()
+        errors, kept = b.errors, b.kept
+        keep = self.keep_lines
+        true = false = unknown = rejected = skipped = 0
+        out: list[bytes] = []
+        found = 0  # identifiers' keys found by the decodes
+        index = -1
         for raw in lines:
+            index += 1
             try:
-                if (escapes and b"\\u" in raw) or not (utf8 or raw.isascii() or _utf8(raw)):
+                if suspect and ((escapes and b"\\u" in raw) or not (raw.isascii() or _utf8(raw))):
                     raise _Refused
+                clear()
                 rec = decode(raw)
                 view: dict[str, Any] = {}
-                k = 0
+                k = parts = 0
                 if hspec:
                     h = rec.headers
                     if h is not unset:
-                        k = 1
+                        parts = 1
                         for name, jtype, table in hspec:
                             v = getattr(h, name)
                             if v is not unset:
@@ -526,65 +523,62 @@ class Engine:
                 if pspec:
                     p = rec.properties
                     if p is not unset:
-                        k += 1
-                        for name, where in pspec:
+                        parts += 1
+                        for name, where, key in pspec:
                             v = getattr(p, name)
                             if v is not unset:
                                 k += 1
-                                d = value(v)
-                                t = type(d)
+                                t = type(v)
                                 if t is str:
-                                    view[name] = (string, d)
-                                elif d is not None:
-                                    if t in typed and bytes(v).count(b":") != 2:
-                                        raise _Refused  # a typed value with a key twice?
-                                    view[name] = convert[t](d, where)
+                                    view[name] = (string, v)
+                                elif v is not None:
+                                    if t in typed:
+                                        # A typed value with a key twice? Its key, once on the line, then
+                                        # up to its "}" (none inside: a tag and a number or boolean), hold
+                                        # three colons exactly when the object has two keys.
+                                        if t is tstring:
+                                            raise _Refused  # a string may hold a "}"
+                                        at = raw.find(key)
+                                        if raw.count(b":", at, raw.find(b"}", at)) != 3:
+                                            raise _Refused
+                                        jt = exact_types.get(t)
+                                        if jt is not None:
+                                            view[name] = (jt, v.value)
+                                            continue
+                                    view[name] = convert[t](v, where)
+                if len(made) != parts or (per_line and sum(map(raw.count, keys)) != k):
+                    raise _Refused  # "headers" or "properties" twice, or an identifier's key
+                found += k
                 if possible is not None and not possible(view):
-                    result: Any = _NOT_TRUE
-                else:
-                    result = True if sure is not None and sure(view) else fn(view.get)
-                found.append(k)
-            except _DECODE_ERRORS:
-                result = _Outcome(*judge(raw)) if not is_blank(raw) else _BLANK
-                found.append(0)
-                judged.append(len(results))
-            results.append(result)
-        fs.TYPED_MADE.clear()
-        # The proof that no line holds a path key twice: each key occurs at least once in a line
-        # whose decode found it, so equal totals mean exactly once in every such line.
-        if sum(map(text.count, keys)) != sum(found) + sum(sum(map(lines[i].count, keys)) for i in judged):
-            for i, k in enumerate(found):
-                if type(results[i]) is not _Outcome and results[i] is not _BLANK and sum(map(lines[i].count, keys)) != k:
-                    results[i] = _Outcome(*judge(lines[i]))
-        return self._tally(lines, results)
-
-    def _tally(self, lines: list[bytes], results: list[Any]) -> Batch:
-        """A Batch from per-line results (verdicts, _Outcomes of the full judge, _BLANK)."""
-        b = Batch()
-        errors, kept = b.errors, b.kept
-        keep = self.keep_lines
-        true = false = unknown = rejected = skipped = 0
-        out: list[bytes] = []
-        append = out.append
-        for index, result in enumerate(results):
-            if type(result) is _Outcome:
-                if result.error is not None:
-                    rejected += 1
-                    errors.append((index, lines[index], result.error.field, result.error.reason))
+                    skipped += 1
                     continue
-                result = result.verdict
+                result = True if sure is not None and sure(view) else fn(view.get)
+            except _DECODE_ERRORS:
+                if is_blank(raw):
+                    continue
+                if not per_line:
+                    found += sum(map(raw.count, keys))
+                result, error = judge(raw)
+                if error is not None:
+                    rejected += 1
+                    errors.append((index, raw, error.field, error.reason))
+                    continue
             if result is True:
                 true += 1
+                if discard:
+                    continue
                 if keep:
-                    kept.append((index, lines[index]))
+                    kept.append((index, raw))
                 else:
-                    append(lines[index])
+                    out.append(raw)
             elif result is False:
                 false += 1
-            elif result is None:
+            else:
                 unknown += 1
-            elif result is _NOT_TRUE:
-                skipped += 1
+        fs.TYPED_MADE.clear()
+        # Each key occurs at least once in a line whose decode found it: equal totals mean exactly once.
+        if not per_line and keys and sum(map(text.count, keys)) != found:
+            return self._process_partial(lines, text, per_line=True)
         b.lines = len(lines)
         b.read = true + false + unknown + rejected + skipped
         b.true, b.false, b.unknown, b.rejected, b.selected, b.skipped = true, false, unknown, rejected, true, skipped

@@ -12,10 +12,12 @@ and ``validate``'s job. Any line this decode cannot vouch for goes to the full p
 (``fast.Engine._judge``: the whole record validated, the plain loader's rejection when broken),
 so the verdict on a line is never a guess.
 
-The uniqueness of a path key is proved per chunk, not per line: a key ``"weight"`` occurs at least
-once in a line whose decoded properties hold ``weight`` (no line here holds a ``\\u`` escape, the
-only other spelling of such a key), so when the chunk's count of ``"weight"`` equals the number of
-lines that hold it, no line holds it twice. ``Partial.keys`` are the byte strings counted.
+The uniqueness of the top-level ``headers`` and ``properties`` is counted per line, by the Structs
+the decode makes (``Partial.made``). The uniqueness of an identifier's key is proved per chunk: a
+key ``"weight"`` occurs at least once in a line whose decoded properties hold ``weight`` (no line
+here holds a ``\\u`` escape, the only other spelling of such a key), so when the chunk's count of
+``"weight"`` equals the number of lines that hold it, no line holds it twice (``Partial.keys``
+are the byte strings counted; one scan of the chunk each).
 """
 
 from __future__ import annotations
@@ -38,14 +40,17 @@ _UNSAFE = frozenset('"\\/')
 @dataclass(frozen=True)
 class Partial:
     """A selector's path decoder: ``decode(line)`` -> a record with ``headers`` (a Struct of just
-    the headers read, or UNSET) and ``properties`` (a Struct of the properties read, each a Raw
-    to be decoded by ``value``, or UNSET); ``keys``: (quoted key, which part holds it) to count."""
+    the headers read, or UNSET) and ``properties`` (a Struct of the properties read, each as the
+    whole schema reads a property value, or UNSET); ``keys``: the identifiers' keys as they are spelled
+    on a line, to be counted; ``made``: the headers and properties Structs that ``decode`` made
+    since it was last cleared (msgspec calls its ``append`` with each one: a line that repeats
+    ``headers`` or ``properties`` makes two)."""
 
     decode: Any
-    value: Any
     headers: tuple[str, ...]
     properties: tuple[str, ...]
     keys: tuple[bytes, ...]
+    made: list[Any]
 
 
 def partial_for(plan: FilterPlan) -> Partial | None:
@@ -57,28 +62,24 @@ def partial_for(plan: FilterPlan) -> Partial | None:
     headers = tuple(name for name in names if name in n.HEADERS)
     props = tuple(name for name in names if name not in n.HEADERS)
     hints = typing.get_type_hints(fs.Headers)
+    made: list[Any] = []
     fields: list[Any] = []
     keys: list[bytes] = []
     if headers:
-        h = msgspec.defstruct("PathHeaders", [(name, hints[name], UNSET) for name in headers], gc=False)
+        h = msgspec.defstruct("PathHeaders", [(name, hints[name], UNSET) for name in headers], gc=False, namespace={"__post_init__": made.append})
         fields.append(("headers", Union[h, UnsetType], UNSET))  # noqa: UP007
-        keys += [b'"headers"', *(f'"{name}"'.encode() for name in headers)]
+        keys += [f'"{name}"'.encode() for name in headers]
     else:
         fields.append(("headers", Union[Raw, UnsetType], UNSET))  # noqa: UP007  # not read
     if props:
-        p = msgspec.defstruct("PathProperties", [(name, Union[Raw, UnsetType], UNSET) for name in props], gc=False)  # noqa: UP007
+        fields_p = [(name, Union[fs.Property, UnsetType], UNSET) for name in props]  # noqa: UP007
+        p = msgspec.defstruct("PathProperties", fields_p, gc=False, namespace={"__post_init__": made.append})
         fields.append(("properties", Union[p, UnsetType], UNSET))  # noqa: UP007
-        keys += [b'"properties"', *(f'"{name}"'.encode("utf-8", "surrogatepass") for name in props)]
+        keys += [f'"{name}"'.encode("utf-8", "surrogatepass") for name in props]
     else:
         fields.append(("properties", Union[Raw, UnsetType], UNSET))  # noqa: UP007  # not read
     record = msgspec.defstruct("PathRecord", fields, gc=False)
-    return Partial(
-        msgspec.json.Decoder(record).decode,
-        msgspec.json.Decoder(fs.Property).decode,
-        headers,
-        props,
-        tuple(keys),
-    )
+    return Partial(msgspec.json.Decoder(record).decode, headers, props, tuple(keys), made)
 
 
 __all__ = ["Partial", "partial_for"]

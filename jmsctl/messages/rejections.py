@@ -158,8 +158,10 @@ class Rejections:
 
     def __init__(
         self, say: Callable[[str], None] | None, classified: Callable[[], int] | None = None, shown: int = SHOWN, first: int = FIRST, run: int = RUN,
+        *, show: Callable[[Record], None] | None = None,
     ) -> None:
         self.say = say
+        self._show_record = show  # a command's own rendering of a rejected record (show's blocks); else one say() line
         self._classified = classified or (lambda: 0)
         self.limit, self.first, self.run = shown, first, run
         self._file: _File | None = None
@@ -218,7 +220,10 @@ class Rejections:
     def _show(self, f: _File, record: Record) -> None:
         if self.say is not None and f.shown < self.limit:
             f.shown += 1
-            self.say(f"{record.location}: {record.error}")
+            if self._show_record is not None:
+                self._show_record(record)
+            else:
+                self.say(f"{record.location}: {record.error}")
 
     def finish(self) -> None:
         """The current file has ended: held records reported, the hidden ones counted."""

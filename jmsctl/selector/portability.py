@@ -48,7 +48,7 @@ CODES = {
     "W027": "a string literal is rewritten",
     "W028": "a property is ignored (read as NULL)",
     "W029": "a dialect's verdict differs from the standard's",
-    "W030": "not compared: the selector is too long for the lint",
+    "W030": "not compared, or only in part: the selector is too big for the lint",
     "W031": "a property's Java type (byte, short, float, long) changes the verdict",
     "W032": "= or <> with a NULL operand is not UNKNOWN",
     "W033": "Strings are ordered with < <= > >=",
@@ -155,14 +155,19 @@ def lint(text: str, against: Sequence[str] | None = None, budget: int = BUDGET, 
         note = Diagnostic("W030", Severity.WARNING, f"not compared with {' and '.join(title(d) for d in targets)}: the selector is "
                           f"longer than {MAX_LENGTH:,} characters", Span(0, 0), (), "compare a shorter selector, or its parts")
         return [Report(note, tuple(targets))]
-    readings = Readings()
     std = _analyze(text, STANDARD)
+    readings = Readings(len(n.walk(std.ast)) if std.ast is not None else len(text) // 4)
     analyses = {d: _analyze(text, d) for d in targets}
     ing = ingredients([std.ast, *(a.ast for a in analyses.values())], None if mistyped else std.ast)
     findings: list[Finding] = []
     for d in targets:
         findings += _dialect_findings(text, d, std, analyses[d], ing, readings, budget)
-    return _merge(text, findings, readings)
+    reports = _merge(text, findings, readings)
+    if readings.exhausted:  # what was found stands; what was not looked at is said
+        reports.append(Report(Diagnostic("W030", Severity.WARNING, f"compared only in part with {' and '.join(title(d) for d in targets)}: "
+                                         f"the lint's budget ({readings.evaluations:,} evaluations) ran out on a selector this size",
+                                         Span(0, 0), (), "compare a shorter selector, or its parts"), tuple(targets)))
+    return reports
 
 
 def _dialect_findings(text: str, d: str, std: sel.Analysis, mine: sel.Analysis, ing: Ingredients,
@@ -216,8 +221,9 @@ def _search(text: str, ing: Ingredients, budget: int, pred: Callable[[Candidate]
 
 
 def _residual(text: str, repaired: str, d: str, ast: n.Node, ing: Ingredients, readings: Readings, budget: int) -> list[Finding]:
-    """Differences no rewrite explains: absent headers (then searched again without them), integer
-    division, rewritten string literals, or generic."""
+    """Differences no rewrite explains: each header read as a value when absent (searched for first,
+    header by header; then every message keeps it), then one more kind (integer division, a type, ...)
+    or a generic difference."""
     out: list[Finding] = []
     present: frozenset[str] = frozenset()
 
@@ -225,21 +231,30 @@ def _residual(text: str, repaired: str, d: str, ast: n.Node, ing: Ingredients, r
         want = readings.verdict(text, STANDARD, c)
         return readings.verdict(text, d, c) != want and readings.verdict(repaired, d, c) != want
 
-    for _ in range(len(ing.names) + 1):
-        found = _search(text, ing, budget, differs, readings, present)
-        if found is None:
-            return out
-        header = difference_kinds.absent_header(text, repaired, d, found, ing, readings)
-        if header is not None:
-            name, value = header
-            out.append(Finding("W025", d, difference_kinds.first_span(ast, name), f"{{who}} read{{s}} an absent {name} as {difference_kinds.shown_header(value) if value is not None else 'a value'}; the standard reads NULL",
+    for name in (x for x in ing.names if x in _HEADERS):
+        def absent_read(c: Candidate, name: str = name) -> bool:
+            return name in c.absent((name,)) and differs(c) and _reads_absent(c, name)
+
+        def _reads_absent(c: Candidate, name: str) -> bool:
+            found = difference_kinds.absent_header(text, repaired, d, c, ing, readings)
+            return found is not None and found[0] == name
+
+        found = _search(text, ing, budget, absent_read, readings, present, focus=(name,))
+        if found is not None:
+            value = difference_kinds.absent_header(text, repaired, d, found, ing, readings)
+            shown = difference_kinds.shown_header(value[1]) if value is not None and value[1] is not None else "a value"
+            out.append(Finding("W025", d, difference_kinds.first_span(ast, name), f"{{who}} read{{s}} an absent {name} as {shown}; the standard reads NULL",
                                f"only messages without {name} differ (dump files, hand-made test messages): "
                                f"brokers set {name} on the messages they deliver", found, key=name))
             present = present | {name}
-            continue
+    found = _search(text, ing, budget, differs, readings, present)
+    if found is not None:
         out.append(difference_kinds.classify(text, repaired, d, ast, found, ing, readings))
-        return out
     return out
+
+
+_HEADERS = frozenset(("JMSPriority", "JMSDeliveryMode", "JMSTimestamp", "JMSType", "JMSCorrelationID", "JMSMessageID",
+                      "JMSExpiration", "JMSRedelivered", "JMSDestination", "JMSReplyTo", "JMSDeliveryTime"))
 
 
 # ----- merging per kind across dialects --------------------------------------------------------

@@ -28,6 +28,8 @@ from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING
 
 STANDARD = "jakarta"
 MAX_EVALUATIONS = 200_000  # verdicts computed per selector, all dialects and searches together
+MAX_WORK = 8_000_000  # the same bound in AST nodes: an evaluation costs the selector's size, a compilation
+COMPILE_WEIGHT = 40  # forty times that (about 1 and 40 microseconds a node): big selectors stop sooner
 ABSENT: Any = None
 STRING_HEADERS = ("JMSType", "JMSCorrelationID", "JMSMessageID")
 LONG_HEADERS = ("JMSTimestamp", "JMSExpiration", "JMSDeliveryTime")
@@ -46,6 +48,7 @@ class Ingredients:
     strings: tuple[str, ...]
     patterns: tuple[tuple[str, str | None], ...]
     kinds: tuple[tuple[str, frozenset[str]], ...] = ()
+    near: tuple[tuple[str, Ingredients], ...] = ()  # per identifier: the literals of its own predicates
 
 
 STRING_KIND, NUMBER_KIND, BOOLEAN_KIND = "string", "number", "boolean"
@@ -116,7 +119,29 @@ def ingredients(asts: Iterable[n.Node | None], standard: n.Node | None = None) -
                 esc = node.escape.value[1] if isinstance(node.escape, n.Literal) else None
                 patterns[(node.pattern.value[1], esc if isinstance(esc, str) else None)] = None
     kinds = tuple(expected_kinds(standard).items()) if standard is not None else ()
-    return Ingredients(tuple(names), tuple(numbers), tuple(strings), tuple(patterns), kinds)
+    near = tuple(_near(standard).items()) if standard is not None and len(names) > 1 else ()
+    cap = MAX_LITERALS
+    return Ingredients(tuple(names), tuple(numbers)[:cap], tuple(strings)[:cap], tuple(patterns)[:cap], kinds, near)
+
+
+MAX_LITERALS = 16  # literals of the whole selector every identifier tries (each also tries those of its predicates)
+
+
+def _near(ast: n.Node) -> dict[str, Ingredients]:
+    """Each identifier's own literals: those of the predicates (comparison, BETWEEN, IN, LIKE) it is in."""
+    out: dict[str, Ingredients] = {}
+    for node in n.walk(ast):
+        if not isinstance(node, n.PREDICATES):
+            continue
+        inner = ingredients([node])
+        for name in inner.names:
+            if name not in out and len(out) < MAX_NEAR:
+                out[name] = inner
+    return out
+
+
+MAX_NEAR = 256  # identifiers that get their own literals first
+NEAR_FIRST = 6  # of which this many go before the selector's literals
 
 
 def _like_samples(pattern: str, escape: str | None) -> list[str]:
@@ -189,9 +214,13 @@ def property_candidates(ing: Ingredients) -> list[TypedValue]:
         out += _typed_numbers(v)
     out += [(STRING, str(v)) for v in ing.numbers if isinstance(v, int)]
     out += [(STRING, "x"), (STRING, "")]
+    return _unique(out)
+
+
+def _unique(values: Iterable[TypedValue]) -> list[TypedValue]:
     seen: dict[tuple[Any, Any, str], None] = {}
     unique: list[TypedValue] = []
-    for t, v in out:
+    for t, v in values:
         key = (t, v, repr(v))  # 0.0 and -0.0 are different candidates
         if key not in seen:
             seen[key] = None
@@ -245,19 +274,31 @@ def _table(ing: Ingredients) -> tuple[tuple[str, list[Any]], ...]:
 
 
 def candidates(names: Sequence[str], ing: Ingredients) -> dict[str, list[Any]]:
-    """Each identifier's values, absent first; names no message can carry (JMSFoo) only absent."""
+    """Each identifier's values, absent first (its own predicates' literals before the selector's);
+    names no message can carry (JMSFoo) only absent."""
     table: dict[str, list[Any]] = {}
     props = property_candidates(ing)
     kinds = dict(ing.kinds)
+    near = dict(ing.near)
+    by_kinds: dict[frozenset[str] | None, list[TypedValue]] = {None: props}
     for name in names:
+        allowed = kinds.get(name)
         if name in HEADERS:
-            table[name] = [ABSENT, *header_candidates(name, ing)]
-        elif name.startswith("JMS") and not name.startswith(("JMSX", "JMS_")):
+            mine = near.get(name)
+            table[name] = [ABSENT, *dict.fromkeys((*header_candidates(name, mine), *header_candidates(name, ing)) if mine else
+                                                  header_candidates(name, ing))]
+            continue
+        if name.startswith("JMS") and not name.startswith(("JMSX", "JMS_")):
             table[name] = [ABSENT]
-        elif name in kinds:
-            table[name] = [ABSENT, *(v for v in props if _kind(v) in kinds[name])]
-        else:
-            table[name] = [ABSENT, *props]
+            continue
+        if allowed not in by_kinds:
+            by_kinds[allowed] = [v for v in props if _kind(v) in allowed]  # type: ignore[operator]
+        values = by_kinds[allowed]
+        mine = near.get(name)
+        if mine is not None and (mine.numbers or mine.strings) and mine.numbers + mine.strings != ing.numbers + ing.strings:
+            own = [v for v in property_candidates(mine) if allowed is None or _kind(v) in allowed]
+            values = _unique([*own[:NEAR_FIRST], *values, *own])
+        table[name] = [ABSENT, *values]
     return table
 
 
@@ -300,9 +341,12 @@ def messages(text: str, ing: Ingredients, budget: int, present: frozenset[str] =
 
 
 class Readings:
-    """Compiled selectors per (text, dialect), and verdicts per (text, dialect, message), cached."""
+    """Compiled selectors per (text, dialect), and verdicts per (text, dialect, message), cached; the
+    work done is counted (``size``: the selector's nodes) so that a search stops when it is spent."""
 
-    def __init__(self) -> None:
+    def __init__(self, size: int = 1) -> None:
+        self.size = max(1, size)
+        self.work = 0
         self.evaluations = 0
         self._compiled: dict[tuple[str, str], Any] = {}
         self._verdicts: dict[tuple[str, str, Candidate], str] = {}
@@ -311,6 +355,7 @@ class Readings:
     def compiled(self, text: str, dialect: str) -> Any:
         key = (text, dialect)
         if key not in self._compiled:
+            self.work += COMPILE_WEIGHT * self.size
             try:
                 self._compiled[key] = getattr(sel, "compile")(text, dialect)  # noqa: B009 - 'compile' the selector API
             except InvalidSelectorException:
@@ -319,7 +364,7 @@ class Readings:
 
     @property
     def exhausted(self) -> bool:
-        return self.evaluations >= MAX_EVALUATIONS
+        return self.evaluations >= MAX_EVALUATIONS or self.work >= MAX_WORK
 
     def verdict(self, text: str, dialect: str, c: Candidate) -> str:
         """match, nomatch or error; an exception while evaluating is nomatch (not delivered)."""
@@ -328,6 +373,7 @@ class Readings:
         if found is None:
             compiled = self.compiled(text, dialect)
             self.evaluations += 1
+            self.work += self.size
             if compiled is None:
                 found = "error"
             else:

@@ -26,6 +26,8 @@ from typing import IO
 
 from pyspark.sql import SparkSession
 
+from jmsctl.spark.javacheck import JavaProblem, check_java
+
 DEFAULT_MASTER = "local[*]"
 _CONFIG = {
     "spark.api.mode": "classic",
@@ -68,8 +70,10 @@ def get_session(master: str | None = None, app_name: str = "jmsctl") -> SparkSes
     active = SparkSession.getActiveSession()
     if active is not None:
         return active
-    if not java_available():
-        raise SparkUnavailable("Java is not installed (Spark needs a JVM: install Java 17 or set JAVA_HOME)")
+    try:
+        check_java()  # before Spark starts: one sentence instead of the launcher's output and a trace
+    except JavaProblem as exc:
+        raise SparkUnavailable(str(exc)) from None
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     settings = {

@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 
 from jmsctl import selector as sel
+from jmsctl.cli.complete import names_for_selector
 from jmsctl.cli.errors import fail
 from jmsctl.cli.options import DIALECT_HELP, Dialect
 from jmsctl.cli.render import Format, Source, concise, console, diagnostic_json, github, print_full
@@ -58,7 +59,9 @@ class _IOFailure(Exception):
 
 
 def check(
-    selectors: Optional[list[str]] = typer.Argument(None, help="Selectors to check; '-' reads one selector per line from stdin."),  # noqa: UP045, B008
+    selectors: Optional[list[str]] = typer.Argument(  # noqa: UP045, B008
+        None, metavar="SELECTOR...", autocompletion=names_for_selector, help="Selectors to check; '-' reads one selector per line from stdin."
+    ),
     file: Optional[list[str]] = typer.Option(None, "--file", "-f", help="A file of selectors, one per line ('#' comments, blank lines skipped)."),  # noqa: UP045, B008
     output_format: Format = typer.Option(Format.full, "--format", help="full (carets, hints), concise, json or github annotations."),  # noqa: B008
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors (exit 1)."),
@@ -67,7 +70,12 @@ def check(
     against: Optional[list[str]] = typer.Option(None, "--against", metavar="DIALECT", help="Dialects --portability compares with (repeatable; default: every broker dialect but ibm)."),  # noqa: UP045, B008
     mistyped: bool = typer.Option(False, "--mistyped", help="With --portability: also try witnesses whose properties have a kind the selector does not expect (an int where LIKE wants a String)."),
 ) -> None:
-    """Validate selectors. Exit 0 all valid, 1 any invalid, 2 usage or I/O error."""
+    """Check selectors for errors and warnings.
+
+    Selectors come as arguments, from files (-f, one a line) or stdin ('-'). Exit 0 all valid, 1 any invalid (or a warning with --strict), 2 usage or input error (an empty input too).
+
+    Example: jmsctl check -f samples/selectors.txt --format concise
+    """
     sources: list[Source] = []
     args = selectors or []
     try:

@@ -22,6 +22,7 @@ from jmsctl.cli.options import from_format, max_record_size
 from jmsctl.messages import formats
 from jmsctl.messages.loader import InputError, read_records
 from jmsctl.messages.model import Message
+from jmsctl.messages.rejections import Rejections
 from jmsctl.outputs import OutputError, open_output
 
 WRITABLE_HELP = "ndjson (default), json, fmtn-a (a -R), artemis-xml (artemis data imp)"
@@ -54,25 +55,30 @@ def convert(
     detected: list[str] = []
     errors = 0
 
+    # Rejected records capped per file; a file that is not a dump is one error (jmsctl.messages.rejections).
+    rejections = Rejections(None if skip_invalid else say, lambda: counts["written"])
+
     def messages() -> Iterator[Message]:
         nonlocal errors
         for path in inputs or ["-"]:
             reader = read_records(path, max_size, source_format)
+            rejections.start("<stdin>" if path == "-" else path)
             try:
                 for record in reader:
                     counts["read"] += 1
                     if record.message is None:
                         counts["rejected"] += 1
-                        if not skip_invalid:
-                            errors += 1
-                            say(f"{record.location}: {record.error}")
+                        errors += 0 if skip_invalid else 1
+                        rejections(record)
                         continue
                     counts["written"] += 1
                     yield record.message
             except InputError as exc:
+                rejections.abandon()
                 errors += 1
                 say(str(exc))
             finally:
+                rejections.finish()
                 reader.close()
             if reader.format is not None:
                 detected.append(f"{'<stdin>' if path == '-' else path}: format {reader.format} ({'--from' if source_format else 'detected'})")

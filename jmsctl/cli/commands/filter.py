@@ -22,6 +22,7 @@ import typer
 
 from jmsctl import selector as sel
 from jmsctl._version import VERSION
+from jmsctl.cli.complete import selector_then_files
 from jmsctl.cli.errors import fail, say, swapped_arguments
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import Source, console, is_terminal, print_full
@@ -56,7 +57,7 @@ class _Failure(Exception):
 
 def filter_command(
     args: Optional[list[str]] = typer.Argument(  # noqa: UP045, B008
-        None, metavar="SELECTOR [FILE|-]", help="The selector, then the message files (NDJSON, JSON array or object, .gz); none or '-' is stdin."
+        None, metavar="SELECTOR [FILE...]", autocompletion=selector_then_files, help="The selector, then the message files (NDJSON, JSON array or object, .gz); none or '-' is stdin."
     ),
     selector_file: Optional[str] = typer.Option(  # noqa: UP045
         None, "--file", "-f", metavar="SELECTOR_FILE", help="Read the selector from this file (its whole content); every argument is then a message file."
@@ -92,7 +93,12 @@ def filter_command(
     source_format: Optional[str] = from_format(),  # noqa: UP045
     types_file: Optional[str] = property_types(),  # noqa: UP045
 ) -> None:
-    """Write the messages a selector selects. Exit 0 some selected, 1 none, 2 any error."""
+    """Write the messages a selector selects, as grep writes lines.
+
+    NDJSON lines are written byte for byte. Exit 0 some selected, 1 none, 2 any error (a rejected record, an unreadable file).
+
+    Example: jmsctl filter "JMSType = 'car' AND weight > 2500" samples/orders.ndjson --stats
+    """
     try:
         source, paths = _selector_and_paths(args or [], selector_file)
     except _Failure as exc:

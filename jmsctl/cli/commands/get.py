@@ -14,6 +14,7 @@ from typing import Any, Optional
 
 import typer
 
+from jmsctl.cli.complete import names_in_file
 from jmsctl.cli.errors import fail, swapped_file_first
 from jmsctl.cli.options import from_format, load_types, max_record_size, property_types
 from jmsctl.exceptions import MessageFormatException, NullPointerException, NumberFormatException
@@ -43,14 +44,19 @@ class _Failure(Exception):
 
 def get(
     file: str = typer.Argument(..., metavar="FILE", help="A message file (NDJSON, JSON array or object, .gz); '-' is stdin."),
-    name: str = typer.Argument(..., metavar="NAME", help="The property name."),
-    as_type: Getter = typer.Option(..., "--as", case_sensitive=False, help="The getter: boolean, byte, short, int, long, float, double, String or object."),  # noqa: B008
+    name: str = typer.Argument(..., metavar="NAME", autocompletion=names_in_file, help="The property name."),
+    as_type: Getter = typer.Option(..., "--as", case_sensitive=False, metavar="GETTER", help="The getter: boolean, byte, short, int, long, float, double, String, or object."),  # noqa: B008
     index: int = typer.Option(0, "--index", "-i", min=0, help="Which message of the file (0-based)."),
     max_size: int = max_record_size(),
     source_format: Optional[str] = from_format(),  # noqa: UP045
     types_file: Optional[str] = property_types(),  # noqa: UP045
 ) -> None:
-    """Read property NAME of a message as get<TYPE>Property would: print the value, or the exception (exit 1)."""
+    """Read a property as a Java getter would (getIntProperty...).
+
+    Prints the value as Java prints it; exit 1 with the exception the getter throws (MessageFormatException, NumberFormatException...), 2 an unreadable file or record.
+
+    Example: jmsctl get samples/orders.ndjson weight --as long --index 3
+    """
     try:
         message = _message_at(file, index, max_size, source_format, load_types(types_file))
     except _Failure as exc:

@@ -30,7 +30,7 @@ class ScanFormat(str, Enum):
 
 
 def scan(
-    paths: list[str] = typer.Argument(..., help="Files and directories to scan (directories: what .gitignore does not ignore)."),  # noqa: B008
+    paths: list[str] = typer.Argument(..., metavar="PATH", help="Files and directories to scan (directories: what .gitignore does not ignore)."),  # noqa: B008
     include: Optional[list[str]] = typer.Option(None, "--include", metavar="GLOB", help="Scan only files matching GLOB (a name, or a path with '/'); repeatable."),  # noqa: UP045, B008
     exclude: Optional[list[str]] = typer.Option(None, "--exclude", metavar="GLOB", help="Skip files and directories matching GLOB; repeatable."),  # noqa: UP045, B008
     output_format: ScanFormat = typer.Option(ScanFormat.full, "--format", help="full (carets, hints), concise, json, github annotations or sarif (SARIF 2.1.0)."),  # noqa: B008

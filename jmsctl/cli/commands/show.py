@@ -24,12 +24,14 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
+from jmsctl.cli.complete import names_for_selector
 from jmsctl.cli.errors import fail, looks_like_selector, say
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import console
 from jmsctl.messages.encode import message_json
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, Record, read_records
 from jmsctl.messages.printer import BodyView, EntryRow, MessageView, hex_text, message_view, visible
+from jmsctl.messages.rejections import Rejections
 
 PROG = "jmsctl show"
 
@@ -45,7 +47,7 @@ def show(
         None, "--index", min=0, metavar="N", help="Only record N of each file, counting from 0 (the N of file:[N])."
     ),
     message_id: Optional[str] = typer.Option(None, "--id", metavar="ID", help="Only the message(s) whose JMSMessageID is ID."),  # noqa: UP045
-    where: Optional[str] = typer.Option(None, "--where", "-w", metavar="SELECTOR", help="Only the messages SELECTOR selects."),  # noqa: UP045
+    where: Optional[str] = typer.Option(None, "--where", "-w", metavar="SELECTOR", autocompletion=names_for_selector, help="Only the messages SELECTOR selects."),  # noqa: UP045
     dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     output_format: ShowFormat = typer.Option(  # noqa: B008
         ShowFormat.pretty, "--format", help="pretty (for a person) or json (one typed FORMAT.md object a line: valid input again)."
@@ -54,7 +56,12 @@ def show(
     source_format: Optional[str] = from_format(),  # noqa: UP045
     types_file: Optional[str] = property_types(),  # noqa: UP045
 ) -> None:
-    """Pretty-print messages. Exit 0 shown, 1 no record selected by --index/--id/--where, 2 rejected record or unreadable file."""
+    """Show messages for a person: headers, typed properties, body.
+
+    Exit 0 shown, 1 nothing matched --index, --id or --where, 2 a rejected record or an unreadable file.
+
+    Example: jmsctl show samples/orders-small.ndjson --where "JMSType = 'truck'"
+    """
     err = console(stderr=True)
     if index is not None and message_id is not None:
         fail("show: --index and --id cannot be used together")
@@ -63,7 +70,11 @@ def show(
     failed = selected = skipped = 0
     first_skipped = ""
     types = load_types(types_file)
+    messages = 0
+    # Rejected records capped per file; a file that is not a dump is one error (jmsctl.messages.rejections).
+    rejections = Rejections(say, lambda: messages, show=lambda record: out.rejected(record, err))
     for path in files:
+        rejections.start("<stdin>" if path == "-" else path)
         try:
             for record in _selected(path, index, max_size, source_format, types):
                 if message_id is not None:
@@ -78,14 +89,17 @@ def show(
                 selected += 1
                 if record.error is not None:
                     failed += 1
-                out.rejected(record, err)
+                    rejections(record)
                 if record.message is not None:
+                    messages += 1
                     out.message(record)
         except InputError as exc:
+            rejections.abandon()
             say(f"arguments are FILE...: {path!r} reads as a selector; give it with --where" if looks_like_selector(path) else str(exc))
             failed += 1
         except BrokenPipeError:
             _closed_pipe()
+        rejections.finish()
     _report_unselected(err, files, message_id, selected, skipped, first_skipped)
     raise typer.Exit(2 if failed else 0 if selected or (index is None and message_id is None and where is None) else 1)
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 from jmsctl import selector as sel
+from jmsctl.cli.complete import selector_then_files
 from jmsctl.cli.errors import fail, say, swapped_arguments
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, max_record_size
 from jmsctl.cli.render import Source, console, print_full
@@ -151,7 +152,7 @@ def _selector_and_inputs(args: list[str], selector_file: str | None) -> tuple[st
 @spark_app.command("filter")
 def spark_filter(
     args: list[str] = typer.Argument(  # noqa: B008
-        ..., metavar="SELECTOR INPUT...",
+        ..., metavar="SELECTOR INPUT...", autocompletion=selector_then_files,
         help="The selector (unless -f), then NDJSON (.gz too), JSON arrays, parquet files or directories from spark convert/filter.",
     ),
     selector_file: Optional[str] = typer.Option(  # noqa: UP045
@@ -171,7 +172,12 @@ def spark_filter(
     max_size: int = max_record_size(),
     source_format: Optional[str] = from_format(),  # noqa: UP045
 ) -> None:
-    """Filter dumps on Spark; counts on stderr as filter --stats. Exit 0 some selected, 1 none, 2 any error."""
+    """Filter dumps on Spark, with filter's rules and counts.
+
+    Counts on stderr as filter --stats. Exit 0 some selected, 1 none, 2 any error.
+
+    Example: jmsctl spark filter "JMSType = 'car'" samples/orders.ndjson --count
+    """
     selector, inputs = _selector_and_inputs(args, selector_file)
     compiled = _compile(selector, dialect.value, inputs if selector_file is None else None)
     with _spark_errors("filter"):
@@ -206,7 +212,12 @@ def spark_convert(
     max_size: int = max_record_size(),
     source_format: Optional[str] = from_format(),  # noqa: UP045
 ) -> None:
-    """Turn dumps into parquet in the message layout (rejected records kept, with their error). Exit 0, or 2 on any error."""
+    """Turn dumps into parquet in the message layout.
+
+    Rejected records are kept, with their error. Exit 0, or 2 on any error.
+
+    Example: jmsctl spark convert samples/orders.ndjson --output orders.parquet/
+    """
     with _spark_errors("convert"):
         from jmsctl.spark.job import run_convert
 
@@ -230,7 +241,10 @@ def spark_explain(
     dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     master: Optional[str] = typer.Option(None, "--master", help="Spark master URL; default local[*]."),  # noqa: UP045
 ) -> None:
-    """Print the selector's Spark Column and the physical plan of a filter with it."""
+    """Print a selector's Spark Column and physical plan.
+
+    Example: jmsctl spark explain "JMSType = 'car' AND weight > 2500"
+    """
     compiled = _compile(selector, dialect.value)
     with _spark_errors("explain"):
         from jmsctl.spark.job import explain

@@ -23,7 +23,12 @@ class TableFormat(str, Enum):
 def table(
     output_format: TableFormat = typer.Option(TableFormat.text, "--format", help="text (a table; plain when piped) or json."),  # noqa: B008
 ) -> None:
-    """Show which getter can read a property written as which type (the javadoc's conversion table)."""
+    """Print the property conversion table (javadoc).
+
+    Which getter can read a property written as which type.
+
+    Example: jmsctl table --format json
+    """
     types = list(JType)
     if output_format is TableFormat.json:
         rows = [f"  {orjson.dumps(src.java_name).decode()}: {_json_list(t.java_name for t in types if t in CONVERSIONS[src])}" for src in types]

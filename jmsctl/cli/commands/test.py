@@ -9,6 +9,7 @@ import typer
 
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware, write_json
 from jmsctl.cli.errors import fail, say
+from jmsctl.cli.options import TextOrJson
 from jmsctl.cli.render import console
 from jmsctl.messages.loader import InputError
 from jmsctl.testcases import CaseResult, InvalidLine, read_cases, run_case
@@ -16,10 +17,15 @@ from jmsctl.testcases import CaseResult, InvalidLine, read_cases, run_case
 
 def test(
     files: list[str] = typer.Argument(..., metavar="FILE...", help="JSONL files of selector test cases."),  # noqa: B008
-    output_format: str = typer.Option("text", "--format", help="text or json."),
+    output_format: TextOrJson = typer.Option(TextOrJson.text, "--format", help="text (for a person) or json."),  # noqa: B008
     verbose: bool = typer.Option(False, "--verbose", help="List passing cases too (no -v: -v is --invert, as in grep)."),
 ) -> None:
-    """Run selector test cases; summary 'N passed, M failed'; exit 1 on any failure, 2 on a malformed case or I/O error."""
+    """Run selector test cases (JSONL files).
+
+    Ends with 'N passed, M failed'. Exit 0 all passed, 1 any failure, 2 a malformed case or an unreadable file.
+
+    Example: jmsctl test samples/orders-tests.jsonl
+    """
     results: list[CaseResult] = []
     for path in files:
         try:
@@ -33,7 +39,7 @@ def test(
     for r in invalid:
         say(f"{r.location}: invalid test case{f' {r.id!r}' if r.id != '?' else ''}: {r.detail}")
     with closed_pipe_exits_quietly():
-        if output_format == "json":
+        if output_format is TextOrJson.json:
             write_json({"passed": passed, "failed": len(failed), "invalid": len(invalid),
                         "failures": [vars(r) for r in failed], "invalid_cases": [vars(r) for r in invalid]})
         else:

@@ -94,7 +94,12 @@ def validate_command(
     max_size: int = max_record_size(),
     source_format: Optional[str] = from_format(),  # noqa: UP045
 ) -> None:
-    """Check messages: property names, values, headers, and with --schema the getters. Exit 0 clean (warnings allowed), 1 any error, 2 unreadable input."""
+    """Check message dumps: names, values, headers, a schema.
+
+    With --schema, every property is read through the getter your consumer uses. Exit 0 clean (warnings allowed), 1 any error, 2 unreadable input or schema.
+
+    Example: jmsctl validate samples/orders.ndjson --schema samples/schema.json
+    """
     schema: Schema | None = None
     if schema_path is not None:
         try:

@@ -151,7 +151,7 @@ def open_source(path: str, forced: str | None = None) -> Opened:
     matches no format."""
     name = "<stdin>" if path == "-" else path
     fmt = get(forced) if forced else None
-    stream = open_input(path)
+    stream = _stdin(open_input(path)) if path == "-" else open_input(path)
     compressed = path != "-" and path.endswith(".gz")
     try:
         head, stream = _head(stream, GZIP_MAGIC_LEN)
@@ -181,8 +181,26 @@ def _close(stream: IO[bytes]) -> None:
         stream.close()
 
 
+def _stdin(stream: IO[bytes]) -> IO[bytes]:
+    """Standard input as a reader of its own with a large buffer, so that the sniffers can peek at
+    its start without a copying wrapper (the NDJSON filter reads a pipe as fast as a file); the
+    stream itself when there is no descriptor (tests)."""
+    try:
+        return open(stream.fileno(), "rb", buffering=1 << 20, closefd=False)  # closing it leaves fd 0 open
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return stream
+
+
+def _peekable(stream: IO[bytes]) -> bool:
+    return isinstance(stream, io.BufferedReader) and stream is not sys.stdin.buffer and not stream.seekable()
+
+
 def _head(stream: IO[bytes], size: int) -> tuple[bytes, IO[bytes]]:
     """The first ``size`` bytes (fewer at the end), and a stream that still starts at byte 0."""
+    if _peekable(stream):
+        peeked = stream.peek(size)  # type: ignore[attr-defined]
+        if len(peeked) >= size:
+            return peeked[:size], stream
     head = b""
     while len(head) < size:
         data = _read1(stream, size - len(head))
@@ -194,7 +212,12 @@ def _head(stream: IO[bytes], size: int) -> tuple[bytes, IO[bytes]]:
 
 def _sniffed(stream: IO[bytes]) -> tuple[bytes, IO[bytes]]:
     """Up to SNIFF_SIZE first bytes, read until a format is sure of them (a live feed is not held
-    back for long), and the stream from byte 0."""
+    back for long), and the stream from byte 0. A pipe's first read is peeked at, not consumed, when
+    it already tells the format."""
+    if _peekable(stream):
+        peeked = stream.peek(SNIFF_SIZE)  # type: ignore[attr-defined]
+        if peeked and any(f.sniff(peeked) >= 0.5 for f in registry().values()):
+            return peeked[:SNIFF_SIZE], stream
     head = b""
     while len(head) < SNIFF_SIZE:
         data = _read1(stream, SNIFF_SIZE - len(head))
