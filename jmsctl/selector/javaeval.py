@@ -77,7 +77,7 @@ def _java_cmp(cls: Any, a: Any, b: Any) -> int:
             return 0
         return -1 if ka < kb else 1
     if cls is STRING and not (a.isascii() and b.isascii()):
-        a, b = a.encode("utf-16-be"), b.encode("utf-16-be")  # String.compareTo compares UTF-16 units
+        a, b = a.encode("utf-16-be", "surrogatepass"), b.encode("utf-16-be", "surrogatepass")  # compareTo: UTF-16 units
     return (a > b) - (a < b)
 
 

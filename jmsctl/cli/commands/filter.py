@@ -57,7 +57,7 @@ class _Failure(Exception):
 
 def filter_command(
     args: Optional[list[str]] = typer.Argument(  # noqa: UP045, B008
-        None, metavar="SELECTOR [FILE...]", autocompletion=selector_then_files, help="The selector, then the message files (NDJSON, JSON array or object, .gz); none or '-' is stdin."
+        None, metavar="SELECTOR [FILE...]", autocompletion=selector_then_files, help="The selector, then the message files (NDJSON, JSON, or a dump: fmtn-a, activemq browse, dmpmqmsg, Artemis XML; gzip too); none or '-' is stdin."
     ),
     selector_file: Optional[str] = typer.Option(  # noqa: UP045
         None, "--file", "-f", metavar="SELECTOR_FILE", help="Read the selector from this file (its whole content); every argument is then a message file."

@@ -42,7 +42,7 @@ class ShowFormat(str, Enum):
 
 
 def show(
-    files: list[str] = typer.Argument(..., metavar="FILE...", help="Message files (NDJSON, JSON array or object, .gz); '-' is stdin."),  # noqa: B008
+    files: list[str] = typer.Argument(..., metavar="FILE...", help="Message files (NDJSON, JSON, or a dump: fmtn-a, activemq browse, dmpmqmsg, Artemis XML; gzip too); '-' is stdin."),  # noqa: B008
     index: Optional[int] = typer.Option(  # noqa: UP045
         None, "--index", min=0, metavar="N", help="Only record N of each file, counting from 0 (the N of file:[N])."
     ),
