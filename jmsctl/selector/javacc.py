@@ -296,6 +296,9 @@ class _Parser:
             escape = self.string()
             if len(escape.value[1]) != 1:
                 raise self.rejected(escape, "the ESCAPE string literal is invalid: it can only be one character")
+            esc = escape.value[1]
+            if ord(esc) < 0x10 and esc + esc in pattern.value[1]:  # '\x' + one hex digit: PatternSyntaxException
+                raise self.rejected(pattern, "the engine builds an invalid regular expression for this escaped escape character")
         return n.Like(negated, left, pattern, escape, _join(left, escape or pattern))
 
     def in_(self, left: n.Node, negated: bool) -> n.Node:

@@ -200,7 +200,11 @@ def like_regex(pattern: str, escape: str | None) -> re.Pattern[str]:
         c = pattern[i]
         if escape is not None and c == escape and i + 1 < len(pattern) and pattern[i + 1] in ("_", "%", escape):
             i += 1
-            out.append(re.escape(pattern[i]))
+            # "\\x" + Integer.toHexString(char): a Java \x takes two hex digits, so an escaped
+            # escape character above U+00FF is that byte followed by the other digits as text
+            # (one below U+0010 makes the pattern invalid: the parser rejects it, see javacc.py).
+            digits = format(ord(pattern[i]), "x")
+            out.append(re.escape(chr(int(digits[:2], 16)) + digits[2:]))
         elif c == "%":
             out.append(".*?")
         elif c == "_":
