@@ -407,6 +407,9 @@ def pretty(location: str, message: Message) -> str:
     body = _body_summary(message)
     if body is not None:
         lines.append(f"  {'body'.ljust(width)}  {body}")
+    if message.source:  # what the dump knew beyond JMS (never selected on): its plain facts, in one line
+        facts = " ".join(f"{k}={v}" for k, v in message.source.items() if isinstance(v, (str, int, float, bool)))
+        lines.append(f"  {'source'.ljust(width)}  {facts}")
     return "".join(_printable(line) + "\n" for line in lines)
 
 
