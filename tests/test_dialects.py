@@ -191,3 +191,17 @@ def test_broker_dialects_answer_any_text_without_raising(name: str) -> None:
                 assert compiled.evaluate(m) in (True, False)
 
     run()
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("x = " + "1" + "0" * 400, False),  # a BigDecimal whose low 64 bits are 0: the Integer 0 (ConstantExpression)
+    ("x - 1 = " + "1" + "0" * 400, True),
+    ("x < " + str(10**400 + 2**40) + " * 1.0", True),  # a BigDecimal: doubleValue() is Infinity
+    ("9223372036854775808 > x", False),  # a BigDecimal compared with an Integer: FALSE
+    ("-9223372036854775808 < x", True),  # negated back to Long.MIN_VALUE
+])
+def test_broker_decimal_literals_beyond_long(text: str, expected: bool) -> None:
+    from jmsctl.adapters import plain_values
+
+    for name in ("artemis", "activemq"):
+        assert sel.evaluate(text, plain_values({"x": 1}), name) is expected, (name, text)

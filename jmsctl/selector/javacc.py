@@ -27,7 +27,7 @@ from jmsctl.diagnostics import Diagnostic, SelectorError, Span, error
 from jmsctl.selector import nodes as n
 from jmsctl.selector.dialects import Dialect
 from jmsctl.selector.limits import MAX_LENGTH
-from jmsctl.values import BOOLEAN, DOUBLE, INT, INT_MAX, LONG, LONG_MAX, STRING
+from jmsctl.values import BOOLEAN, DOUBLE, INT, INT_MAX, INT_MIN, LONG, LONG_MAX, STRING, wrap32, wrap64
 
 KEYWORDS = ("NOT", "AND", "OR", "BETWEEN", "LIKE", "ESCAPE", "IN", "IS", "TRUE", "FALSE", "NULL", "XPATH", "XQUERY")
 _WS = " \t\n\r\f"
@@ -385,6 +385,10 @@ class _Parser:
             return n.Literal((DOUBLE, float(t.text)), span, t.text)
         if t.kind == "DEC":
             v = int(t.text.rstrip("lL"))  # ConstantExpression.createFromDecimal: Long, else BigDecimal
+            if v > LONG_MAX and INT_MIN <= wrap64(v) <= INT_MAX:
+                # then 'if (Integer.MIN_VALUE <= value.longValue() <= Integer.MAX_VALUE) value = value.intValue()':
+                # a BigDecimal whose low 64 bits fit an int becomes the Integer of its low 32 bits
+                return n.Literal((INT, wrap32(v)), span, t.text)
         else:
             v = int(t.text[2:], 16) if t.kind == "HEX" else int(t.text, 8)
             if v > LONG_MAX:  # Long.parseLong throws NumberFormatException

@@ -131,7 +131,10 @@ def _long_value(v: Any) -> int:
 
 
 def _double_value(v: Any) -> float:
-    return float(v[1])
+    try:
+        return float(v[1])
+    except OverflowError:  # BigDecimal.doubleValue() of a literal beyond double range: an infinity
+        return math.inf if v[1] > 0 else -math.inf
 
 
 def _java_string(v: Any) -> str:
