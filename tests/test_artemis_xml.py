@@ -259,3 +259,27 @@ def test_round_trip_through_artemis_xml_loses_nothing_it_can_hold(msgs):
     assert len(back) == len(msgs) and all(same(a, r.message) for a, r in zip(msgs, back, strict=True))
     again, _ = write([r.message for r in back])  # Artemis -> Artemis keeps ids, queues and bytes properties
     assert again == data
+
+
+def test_oversized_body_is_rejected_without_being_held() -> None:
+    doc = export(message(url64(core_text("x" * 5000))) + message(url64(core_text("small"))), BINDINGS)
+    recs = list(artemis_xml.read(io.BytesIO(doc.encode()), "t.xml", max_record_size=4096))
+    assert "record too large" in str(recs[0].error) and "message id 1042" in str(recs[0].error)
+    assert recs[1].message.body == "small"
+
+
+def test_cli_reads_gzip_and_stdin_and_names_the_format(tmp_path) -> None:
+    import gzip
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    data = (root / "samples" / "orders-artemis.xml").read_bytes()
+    gz = tmp_path / "export.xml.gz"
+    gz.write_bytes(gzip.compress(data))
+    for args, stdin in (([str(gz)], None), ([], gzip.compress(data)), (["-", "--from", "artemis-xml"], data)):
+        r = subprocess.run([sys.executable, "-m", "jmsctl", "filter", "color = 'blue'", "--count", "--stats", *args], input=stdin,
+                           capture_output=True, cwd=root)
+        assert r.returncode == 0 and r.stdout == b"10\n", r.stderr
+        assert b"format artemis-xml (" in r.stderr and b"read 24, TRUE 10" in r.stderr

@@ -217,7 +217,7 @@ def test_module_entry_point_runs() -> None:
 
 def _eager_app() -> typer.Typer:
     """The app as it was written before its commands were loaded lazily: every one registered with typer."""
-    eager = typer.Typer(name="jmsctl", help=app.info.help, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+    eager = typer.Typer(name="jmsctl", help=app.info.help, no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False,
                         cls=ErrorStyleGroup)
     eager.callback()(root_options)
     for name, (module, attr, *_) in COMMANDS.items():

@@ -358,8 +358,12 @@ def test_top_level_help_lists_every_command_once_grouped_on_one_line() -> None:
     assert max(len(line) for line in text.splitlines()) <= 80
     panels = [line.split("─")[1].strip() for line in text.splitlines() if line.startswith("╭─")]
     assert panels[:1] == ["Options"] and {SELECTORS, "Messages", SPARK} <= set(panels)
-    rows = [line.strip("│ ").split(None, 1) for line in text.splitlines() if line.startswith("│ ") and not line.startswith("│ --")]
-    names = [row[0] for row in rows if row]
+    names, panel = [], ""
+    for line in text.splitlines():
+        if line.startswith("╭─"):
+            panel = line.split("─")[1].strip()
+        elif line.startswith("│ ") and panel != "Options":
+            names.append(line.strip("│ ").split(None, 1)[0] if not line.startswith("│  ") else "(wrapped)")
     assert names == list(COMMANDS)  # every command, each on exactly one line (a wrapped line would start with a space)
     order = [next(p for p in panels if p == COMMANDS[n][2]) for n in names]
     assert order == sorted(order, key=[SELECTORS, "Messages", SPARK].index)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from jmsctl.messages import formats
 from jmsctl.messages.loader import read_records
-from jmsctl.values import DOUBLE, INT, STRING
+from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "tests" / "fixtures" / "formats" / "activemq-browse"
@@ -107,3 +107,37 @@ def test_a_boolean_type_given_is_used() -> None:
     p = FIX / "rules.txt"
     rs = list(read_records(str(p), types={"color": BOOLEAN}))
     assert rs[0].message.properties["color"] == (BOOLEAN, False)  # Boolean.valueOf("blue")
+
+
+def test_real_browse_output_loads_to_the_messages_sent() -> None:
+    """tests/fixtures/formats/activemq-browse/real-5.17.2.txt is what Debian's ActiveMQ 5.17.2 console
+    printed for five messages (scripts/capture_activemq_browse.sh, scripts/java/BrowseCapture.java);
+    .sent.jsonl is what the producer sent. Kept back from the rules: it must load to those messages."""
+    import json
+
+    sent = {m["id"]: m for m in map(json.loads, (FIX / "real-5.17.2.sent.jsonl").read_text().splitlines())}
+    types = {"weight": INT, "ratio": DOUBLE, "orderId": LONG, "express": BOOLEAN, "discount": SHORT, "unitPrice": FLOAT, "rating": BYTE}
+    rs = list(read_records(str(FIX / "real-5.17.2.txt"), types=types))
+    assert [r.error for r in rs] == [None] * 5
+    got = {r.message.headers["JMSMessageID"]: r.message for r in rs}
+    assert set(got) == set(sent)
+    kinds = {"text": "text", "map": "map", "bytes": "bytes", "message": "message", "object": "object"}
+    for mid, m in got.items():
+        s = sent[mid]
+        assert m.body_type == kinds[s["kind"]]
+        assert (m.headers["JMSPriority"], m.headers["JMSDeliveryMode"], m.headers["JMSTimestamp"]) == (s["priority"], s["mode"], s["timestamp"])
+        assert m.headers["JMSExpiration"] == s.get("expiration", 0) and m.headers["JMSDestination"] == "queue://orders"
+    text = next(m for m in got.values() if m.body_type == "text")
+    assert text.body == "first line\nsecond line" and text.headers["JMSType"] == "car" and text.headers["JMSCorrelationID"] == "corr-1"
+    assert text.properties["weight"] == (INT, 2600) and text.properties["ratio"] == (DOUBLE, 0.5) and text.properties["express"] == (BOOLEAN, True)
+    assert text.properties["orderId"] == (LONG, 4294967396) and text.properties["note"] == (STRING, "x = y")
+    assert text.properties["JMSXGroupID"] == (STRING, "g1") and text.properties["JMSXGroupSeq"] == (INT, 0)  # the broker's 0
+    mapped = next(m for m in got.values() if m.body_type == "map")
+    assert mapped.body == {"sku": (STRING, "TRU-1"), "qty": (STRING, "3")} and mapped.properties["discount"] == (SHORT, 15)
+    data = next(m for m in got.values() if m.body_type == "bytes")
+    assert data.body is None and data.source["body_length"] == 5 and data.properties["unitPrice"] == (FLOAT, 12.5)
+    plain = next(m for m in got.values() if m.body_type == "message")
+    assert plain.headers["JMSReplyTo"] == "replies" and plain.properties["rating"] == (BYTE, -1)
+    obj = next(m for m in got.values() if m.body_type == "object")
+    assert obj.source["object_class"] == "java.lang.String" and obj.source["object_string"] == "an object"
+    assert [m.headers["JMSDeliveryMode"] for m in (r.message for r in rs)] == ["PERSISTENT"] * 4 + ["NON_PERSISTENT"]  # the broker's order

@@ -246,3 +246,37 @@ def test_bounded_on_big_selectors() -> None:
     assert len(reports) == portability.MAX_SITES and all(r.diagnostic.code == "W022" for r in reports)
     (long_report,) = portability.lint("x" * (portability.MAX_LENGTH + 1) + " = 1", BROKERS)
     assert long_report.diagnostic.code == "W030" and not long_report.witnesses
+
+
+@needs_brokers
+def test_confirmed_finding_replaces_the_static_warning() -> None:
+    """W011 (static: NOT before a comparison) gives way to W022 (confirmed, with a witness) under --portability."""
+    plain = json.loads(_jmsctl("check", "--format", "json", "NOT a = 1 AND b = 1").stdout)
+    assert [d["code"] for d in plain["selectors"][0]["diagnostics"]] == ["W011"]
+    linted = json.loads(_jmsctl("check", "--portability", "--format", "json", "NOT a = 1 AND b = 1").stdout)
+    assert [d["code"] for d in linted["selectors"][0]["diagnostics"]] == ["W022"]
+
+
+@needs_brokers
+def test_absent_header_names_the_value_read() -> None:
+    (report,) = portability.lint("JMSPriority BETWEEN 0 AND 9", BROKERS)
+    assert report.dialects == ("activemq",) and report.diagnostic.code == "W025"
+    assert "absent JMSPriority as 0" in report.diagnostic.message
+    assert report.witnesses[0].message == {}
+
+
+@needs_brokers
+def test_explain_shows_portability_of_an_invalid_selector() -> None:
+    r = _jmsctl("explain", "a = b = c")
+    assert r.returncode == 1 and "error[E102]" in r.stdout and "W021" in r.stdout
+
+
+@needs_brokers
+def test_field_backed_jmsx_and_null_between() -> None:
+    """ActiveMQ keeps JMSXGroupSeq in a field (absent reads a value: W025); a NOT BETWEEN with a NULL bound is not UNKNOWN."""
+    reports = portability.lint("NOT (JMSXGroupSeq IS NOT NULL)", ["activemq"])
+    assert [r.diagnostic.code for r in reports] == ["W025"]
+    _check_witnesses("NOT (JMSXGroupSeq IS NOT NULL)", reports[0])
+    text = "(JMSXGroupSeq - 1e3) NOT BETWEEN 1 / s AND JMSPriority"
+    for r in portability.lint(text, ["activemq"]):
+        _check_witnesses(text, r)

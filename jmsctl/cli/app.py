@@ -237,7 +237,7 @@ app = typer.Typer(
     name="jmsctl",
     help=HELP,
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish (values: cli/complete.py)
     pretty_exceptions_enable=False,
     cls=_Group,
 )
@@ -249,7 +249,7 @@ def main() -> None:
     text that cannot be encoded (lone surrogates from arguments that are not UTF-8) never stops output."""
     _robust_streams()
     try:
-        app()
+        app(prog_name="jmsctl")  # also under python -m: completion scripts and usage name the command people type
     except KeyboardInterrupt:
         sys.stderr.write("\n")
         sys.exit(130)

@@ -77,7 +77,7 @@ def _java_cmp(cls: Any, a: Any, b: Any) -> int:
             return 0
         return -1 if ka < kb else 1
     if cls is STRING and not (a.isascii() and b.isascii()):
-        a, b = a.encode("utf-16-be"), b.encode("utf-16-be")  # String.compareTo compares UTF-16 units
+        a, b = a.encode("utf-16-be", "surrogatepass"), b.encode("utf-16-be", "surrogatepass")  # compareTo: UTF-16 units
     return (a > b) - (a < b)
 
 
@@ -131,7 +131,10 @@ def _long_value(v: Any) -> int:
 
 
 def _double_value(v: Any) -> float:
-    return float(v[1])
+    try:
+        return float(v[1])
+    except OverflowError:  # BigDecimal.doubleValue() of a literal beyond double range: an infinity
+        return math.inf if v[1] > 0 else -math.inf
 
 
 def _java_string(v: Any) -> str:
@@ -200,7 +203,11 @@ def like_regex(pattern: str, escape: str | None) -> re.Pattern[str]:
         c = pattern[i]
         if escape is not None and c == escape and i + 1 < len(pattern) and pattern[i + 1] in ("_", "%", escape):
             i += 1
-            out.append(re.escape(pattern[i]))
+            # "\\x" + Integer.toHexString(char): a Java \x takes two hex digits, so an escaped
+            # escape character above U+00FF is that byte followed by the other digits as text
+            # (one below U+0010 makes the pattern invalid: the parser rejects it, see javacc.py).
+            digits = format(ord(pattern[i]), "x")
+            out.append(re.escape(chr(int(digits[:2], 16)) + digits[2:]))
         elif c == "%":
             out.append(".*?")
         elif c == "_":

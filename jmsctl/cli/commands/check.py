@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 
 from jmsctl import selector as sel
+from jmsctl.cli.complete import names_for_selector
 from jmsctl.cli.errors import fail
 from jmsctl.cli.options import DIALECT_HELP, Dialect
 from jmsctl.cli.render import Format, Source, concise, console, diagnostic_json, github, print_full
@@ -59,7 +60,7 @@ class _IOFailure(Exception):
 
 def check(
     selectors: Optional[list[str]] = typer.Argument(  # noqa: UP045, B008
-        None, metavar="SELECTOR...", help="Selectors to check; '-' reads one selector per line from stdin."
+        None, metavar="SELECTOR...", autocompletion=names_for_selector, help="Selectors to check; '-' reads one selector per line from stdin."
     ),
     file: Optional[list[str]] = typer.Option(None, "--file", "-f", help="A file of selectors, one per line ('#' comments, blank lines skipped)."),  # noqa: UP045, B008
     output_format: Format = typer.Option(Format.full, "--format", help="full (carets, hints), concise, json or github annotations."),  # noqa: B008

@@ -12,6 +12,7 @@ import typer
 from rich.tree import Tree
 
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware, write_json
+from jmsctl.cli.complete import names_for_selector
 from jmsctl.cli.errors import fail
 from jmsctl.cli.options import DIALECT_HELP, Dialect, TextOrJson, from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import Source, console, escape, print_full
@@ -69,7 +70,7 @@ def _position(location: str, path: str) -> str:
 
 
 def explain(
-    selector: str = typer.Argument(..., help="The selector to explain."),
+    selector: str = typer.Argument(..., metavar="SELECTOR", autocompletion=names_for_selector, help="The selector to explain."),
     message: Optional[str] = typer.Option(  # noqa: UP045
         None, "--message", metavar="FILE[:N]",
         help="Evaluate on a message: FILE (its first), FILE:N (the record at line N, as filter and errors print it; FILE:\\[i] for item i of a JSON array).",

@@ -22,6 +22,7 @@ import typer
 
 from jmsctl import selector as sel
 from jmsctl._version import VERSION
+from jmsctl.cli.complete import selector_then_files
 from jmsctl.cli.errors import fail, say, swapped_arguments
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import Source, console, is_terminal, print_full
@@ -56,7 +57,7 @@ class _Failure(Exception):
 
 def filter_command(
     args: Optional[list[str]] = typer.Argument(  # noqa: UP045, B008
-        None, metavar="SELECTOR [FILE...]", help="The selector, then the message files (NDJSON, JSON array or object, .gz); none or '-' is stdin."
+        None, metavar="SELECTOR [FILE...]", autocompletion=selector_then_files, help="The selector, then the message files (NDJSON, JSON, or a dump: fmtn-a, activemq browse, dmpmqmsg, Artemis XML; gzip too); none or '-' is stdin."
     ),
     selector_file: Optional[str] = typer.Option(  # noqa: UP045
         None, "--file", "-f", metavar="SELECTOR_FILE", help="Read the selector from this file (its whole content); every argument is then a message file."
@@ -406,6 +407,9 @@ def pretty(location: str, message: Message) -> str:
     body = _body_summary(message)
     if body is not None:
         lines.append(f"  {'body'.ljust(width)}  {body}")
+    if message.source:  # what the dump knew beyond JMS (never selected on): its plain facts, in one line
+        facts = " ".join(f"{k}={v}" for k, v in message.source.items() if isinstance(v, (str, int, float, bool)))
+        lines.append(f"  {'source'.ljust(width)}  {facts}")
     return "".join(_printable(line) + "\n" for line in lines)
 
 

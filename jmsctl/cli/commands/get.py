@@ -14,6 +14,7 @@ from typing import Any, Optional
 
 import typer
 
+from jmsctl.cli.complete import names_in_file
 from jmsctl.cli.errors import fail, swapped_file_first
 from jmsctl.cli.options import from_format, load_types, max_record_size, property_types
 from jmsctl.exceptions import MessageFormatException, NullPointerException, NumberFormatException
@@ -42,8 +43,8 @@ class _Failure(Exception):
 
 
 def get(
-    file: str = typer.Argument(..., metavar="FILE", help="A message file (NDJSON, JSON array or object, .gz); '-' is stdin."),
-    name: str = typer.Argument(..., metavar="NAME", help="The property name."),
+    file: str = typer.Argument(..., metavar="FILE", help="A message file (NDJSON, JSON, or a dump: fmtn-a, activemq browse, dmpmqmsg, Artemis XML; gzip too); '-' is stdin."),
+    name: str = typer.Argument(..., metavar="NAME", autocompletion=names_in_file, help="The property name."),
     as_type: Getter = typer.Option(..., "--as", case_sensitive=False, metavar="GETTER", help="The getter: boolean, byte, short, int, long, float, double, String, or object."),  # noqa: B008
     index: int = typer.Option(0, "--index", "-i", min=0, help="Which message of the file (0-based)."),
     max_size: int = max_record_size(),

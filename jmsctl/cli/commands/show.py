@@ -24,6 +24,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
+from jmsctl.cli.complete import names_for_selector
 from jmsctl.cli.errors import fail, looks_like_selector, say
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import console
@@ -41,12 +42,12 @@ class ShowFormat(str, Enum):
 
 
 def show(
-    files: list[str] = typer.Argument(..., metavar="FILE...", help="Message files (NDJSON, JSON array or object, .gz); '-' is stdin."),  # noqa: B008
+    files: list[str] = typer.Argument(..., metavar="FILE...", help="Message files (NDJSON, JSON, or a dump: fmtn-a, activemq browse, dmpmqmsg, Artemis XML; gzip too); '-' is stdin."),  # noqa: B008
     index: Optional[int] = typer.Option(  # noqa: UP045
         None, "--index", min=0, metavar="N", help="Only record N of each file, counting from 0 (the N of file:[N])."
     ),
     message_id: Optional[str] = typer.Option(None, "--id", metavar="ID", help="Only the message(s) whose JMSMessageID is ID."),  # noqa: UP045
-    where: Optional[str] = typer.Option(None, "--where", "-w", metavar="SELECTOR", help="Only the messages SELECTOR selects."),  # noqa: UP045
+    where: Optional[str] = typer.Option(None, "--where", "-w", metavar="SELECTOR", autocompletion=names_for_selector, help="Only the messages SELECTOR selects."),  # noqa: UP045
     dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     output_format: ShowFormat = typer.Option(  # noqa: B008
         ShowFormat.pretty, "--format", help="pretty (for a person) or json (one typed FORMAT.md object a line: valid input again)."

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 from jmsctl import selector as sel
+from jmsctl.cli.complete import selector_then_files
 from jmsctl.cli.errors import fail, say, swapped_arguments
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, max_record_size
 from jmsctl.cli.render import Source, console, print_full
@@ -151,7 +152,7 @@ def _selector_and_inputs(args: list[str], selector_file: str | None) -> tuple[st
 @spark_app.command("filter")
 def spark_filter(
     args: list[str] = typer.Argument(  # noqa: B008
-        ..., metavar="SELECTOR INPUT...",
+        ..., metavar="SELECTOR INPUT...", autocompletion=selector_then_files,
         help="The selector (unless -f), then NDJSON (.gz too), JSON arrays, parquet files or directories from spark convert/filter.",
     ),
     selector_file: Optional[str] = typer.Option(  # noqa: UP045
@@ -245,6 +246,8 @@ def spark_explain(
     Example: jmsctl spark explain "JMSType = 'car' AND weight > 2500"
     """
     compiled = _compile(selector, dialect.value)
+    if sel.dialects.get(dialect.value).is_broker:  # before starting Spark: there is no Column to show
+        fail(f"spark explain: the {dialect.value} dialect has no Spark Column; its selectors run on the local evaluator inside Spark")
     with _spark_errors("explain"):
         from jmsctl.spark.job import explain
 
