@@ -90,6 +90,18 @@ def test_the_readme_has_examples_of_every_command() -> None:
         assert f"jmsctl {name}" in shown, f"no example of jmsctl {name} in README.md"
 
 
+def test_the_commands_section_shows_the_help_of_every_command() -> None:
+    from jmsctl.cli.app import COMMANDS
+
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## Commands") :]
+    shown = section[section.index("```text") : section.index("```", section.index("```text") + 7)]
+    assert "Usage: jmsctl [OPTIONS] COMMAND [ARGS]..." in shown
+    assert max(len(line) for line in shown.splitlines()) <= 80
+    for name in COMMANDS:
+        assert f"│ {name} " in shown, f"jmsctl --help in README.md does not list {name}: paste the new jmsctl --help"
+
+
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 @pytest.mark.parametrize(("line", "command", "status"), ALL, ids=[f"README:{n}" for n, _, _ in ALL])
 def test_readme_example_runs(line: int, command: str, status: int, scratch: tuple[Path, dict[str, str]]) -> None:

@@ -93,7 +93,7 @@ def filter_command(
     source_format: Optional[str] = from_format(),  # noqa: UP045
     types_file: Optional[str] = property_types(),  # noqa: UP045
 ) -> None:
-    """Write the messages a selector selects, as grep writes lines.
+    """Write the messages a selector selects, as grep does lines.
 
     NDJSON lines are written byte for byte. Exit 0 some selected, 1 none, 2 any error (a rejected record, an unreadable file).
 

@@ -56,7 +56,7 @@ def show(
     source_format: Optional[str] = from_format(),  # noqa: UP045
     types_file: Optional[str] = property_types(),  # noqa: UP045
 ) -> None:
-    """Show messages for a person: headers, typed properties, body.
+    """Show messages for a person: headers, properties, body.
 
     Exit 0 shown, 1 nothing matched --index, --id or --where, 2 a rejected record or an unreadable file.
 
