@@ -452,3 +452,20 @@ def test_the_spark_benchmark_runs_every_row_and_its_counts_agree(spark: Any, tmp
             "Spark JSON reader", "jmsctl filter --count")
     assert [row for row in rows if row not in out] == [], out
     assert "every measurement selected" in out, out
+
+
+# ----- dump formats (jmsctl.messages.formats) -------------------------------------------------------
+
+def test_dump_formats_are_read_on_the_driver_as_the_local_loader_reads_them(spark: Any, tmp_path: Path) -> None:
+    """fmtn-a, browse and dmpmqmsg files, told from their content, and gzip without a .gz name (Spark's
+    text source goes by the name): each read on the driver, same counts and rejections as local."""
+    hidden = tmp_path / "lines.data"
+    hidden.write_bytes(gzip.compress((SAMPLES / "orders-small.ndjson").read_bytes()))
+    inputs = [str(SAMPLES / n) for n in ("orders-fmtn-a.json", "orders-browse.txt", "orders-dmpmqmsg.qload")] + [str(hidden)]
+    sources, errors = plan_inputs(inputs)
+    assert errors == [] and [s.kind for s in sources] == ["driver"] * 4
+    report = run_filter(spark, sel.compile(JAVADOC), inputs)
+    _, counts, rejected = local_filter(JAVADOC, inputs)
+    assert counts.read == 40 and report.counts == counts and report.rejected == rejected
+    forced, errors = plan_inputs([str(SAMPLES / "orders-small.ndjson")], "fmtn-a")  # --from: read as that format
+    assert [(s.kind, s.fmt) for s in forced] == [("driver", "fmtn-a")]

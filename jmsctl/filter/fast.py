@@ -260,6 +260,8 @@ _MIN_NEEDLE = 3  # bytes: a shorter literal is no prefilter
 
 
 _TYPED = frozenset(fs.TYPED)
+# Typed values whose schema type is their selector value as it is (ranges checked by the schema).
+_EXACT_TYPED = {fs.TBoolean: BOOLEAN, fs.TByte: BYTE, fs.TShort: SHORT, fs.TInt: INT, fs.TLong: LONG}
 _ESCAPE = re.compile(rb"\\u").search
 
 
@@ -487,6 +489,8 @@ class Engine:
         pspec = tuple((name, f"properties.{name}", key) for name, key in zip(part.properties, keys[len(hspec) :], strict=True))
         fn, judge, possible, sure = self._fn, self._judge, self._view_possible, self._view_sure
         typed, tstring, unset, convert, string, clear = _TYPED, fs.TString, UNSET, _CONVERT, STRING, made.clear
+        exact_types = _EXACT_TYPED
+        discard = self.discard and not self.keep_lines
         escapes = _ESCAPE(text) is not None
         utf8 = text.isascii() or _utf8(text)
         suspect = escapes or not utf8  # then each line is looked at for a \u escape and its UTF-8
@@ -537,6 +541,10 @@ class Engine:
                                         at = raw.find(key)
                                         if raw.count(b":", at, raw.find(b"}", at)) != 3:
                                             raise _Refused
+                                        jt = exact_types.get(t)
+                                        if jt is not None:
+                                            view[name] = (jt, v.value)
+                                            continue
                                     view[name] = convert[t](v, where)
                 if len(made) != parts or (per_line and sum(map(raw.count, keys)) != k):
                     raise _Refused  # "headers" or "properties" twice, or an identifier's key
@@ -557,6 +565,8 @@ class Engine:
                     continue
             if result is True:
                 true += 1
+                if discard:
+                    continue
                 if keep:
                     kept.append((index, raw))
                 else:

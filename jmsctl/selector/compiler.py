@@ -12,6 +12,7 @@ FALSE does not depend on evaluation order.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -154,6 +155,12 @@ class _Compiler:
             if isinstance(node.right, n.Identifier) and isinstance(node.left, n.Literal):
                 return _ident_vs_literal(node.right.name, FLIP[op], node.left.value)
         left, right = self.value(node.left), self.value(node.right)
+        if not self.ibm:
+            for arith, lit, cop in ((node.left, node.right, op), (node.right, node.left, FLIP[op])):
+                if isinstance(arith, n.Arithmetic) and isinstance(lit, n.Literal):
+                    special = _double_arith_vs_literal(arith, cop, lit.value, lambda get: compare(op, left(get), right(get)))
+                    if special is not None:
+                        return special
         if self.ibm:
             def ibm_compare(get: Getter) -> Tri:
                 a, b = left(get), right(get)
@@ -329,6 +336,31 @@ def _any_of(fs: tuple[Cond, ...]) -> Cond:
         return None if None in results else False
 
     return any_of
+
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+
+
+def _double_arith_vs_literal(arith: n.Arithmetic, op: str, lit: TypedValue, generic: Cond) -> Cond | None:
+    """``a * b > literal`` (``+ - *`` of two identifiers against a number; Jakarta reading): when
+    one operand is a double and the other a number, Java promotes both to double, and the
+    comparison with the literal is on doubles. Any other operand types go to ``generic``."""
+    a, b, tl = arith.left, arith.right, lit[0]
+    if not (isinstance(a, n.Identifier) and isinstance(b, n.Identifier) and arith.op in _ARITH and BYTE <= tl <= DOUBLE):
+        return None
+    an, bn, fop, cmp = a.name, b.name, _ARITH[arith.op], COMPARATORS[op]
+    vl = float(lit[1]) if tl <= LONG else lit[1]  # as_float(tl, value, DOUBLE); a float literal is an exact double
+
+    def double_arith(get: Getter) -> Tri:
+        x, y = get(an), get(bn)
+        if x is not None and y is not None:
+            tx, vx = x
+            ty, vy = y
+            if (tx is DOUBLE and BYTE <= ty <= DOUBLE) or (ty is DOUBLE and BYTE <= tx <= DOUBLE):
+                return cmp(fop(float(vx), float(vy)), vl)
+        return generic(get)
+
+    return double_arith
 
 
 def _ident_vs_literal(name: str, op: str, lit: TypedValue) -> Cond:
