@@ -159,3 +159,49 @@ def test_python_api_exports_the_dialects() -> None:
     assert dialects.names() == jmsctl.DIALECTS
     assert jmsctl.evaluate("x / 2 = 3", jmsctl.plain_values({"x": 7}), "artemis") is False
     assert jmsctl.dialects.get("activemq").is_broker and not jmsctl.dialects.get("ibm").is_broker
+
+
+_EDGE_MESSAGES = [
+    {}, {"a": ("int", 0), "b": ("double", -0.0), "s": ("string", "\ud800x"), "t": ("boolean", True)},
+    {"a": ("long", -(2**63)), "b": ("float", float("nan")), "s": ("string", ""), "t": ("byte", -128)},
+    {"a": ("short", -32768), "b": ("double", float("inf")), "s": ("string", "PERSISTENT"), "t": ("string", "1")},
+]
+
+
+@pytest.mark.parametrize("name", ["artemis", "activemq"])
+def test_broker_dialects_answer_any_text_without_raising(name: str) -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from jmsctl.messages.decode import decode_message
+    from tests.strategies import token_soup
+
+    messages = [decode_message({"properties": {k: {"type": t, "value": v if v == v else "NaN"} for k, (t, v) in m.items()}})
+                for m in _EDGE_MESSAGES]
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(st.one_of(st.text(max_size=40), token_soup))
+    def run(text: str) -> None:
+        analysis = sel.analyze(text, name)
+        for d in analysis.errors:
+            assert 0 <= d.span.start <= d.span.end <= len(text)
+        if analysis.valid:
+            compiled = sel.compile(text, name)
+            for m in messages:
+                assert compiled.evaluate(m) in (True, False)
+
+    run()
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("x = " + "1" + "0" * 400, False),  # a BigDecimal whose low 64 bits are 0: the Integer 0 (ConstantExpression)
+    ("x - 1 = " + "1" + "0" * 400, True),
+    ("x < " + str(10**400 + 2**40) + " * 1.0", True),  # a BigDecimal: doubleValue() is Infinity
+    ("9223372036854775808 > x", False),  # a BigDecimal compared with an Integer: FALSE
+    ("-9223372036854775808 < x", True),  # negated back to Long.MIN_VALUE
+])
+def test_broker_decimal_literals_beyond_long(text: str, expected: bool) -> None:
+    from jmsctl.adapters import plain_values
+
+    for name in ("artemis", "activemq"):
+        assert sel.evaluate(text, plain_values({"x": 1}), name) is expected, (name, text)

@@ -151,3 +151,12 @@ def test_element_cutting_does_not_depend_on_where_reads_end(monkeypatch: pytest.
     cut = [(e.index, e.data, e.problem) for e in jsonstream.elements(io.BytesIO(data), 1 << 20)]
     monkeypatch.setattr(jsonstream, "CHUNK", 1 << 16)
     assert cut == [(e.index, e.data, e.problem) for e in jsonstream.elements(io.BytesIO(data), 1 << 20)]
+
+
+@pytest.mark.skipif(not REAL.exists(), reason="fmtn/a's testdump.json is not here")
+def test_validate_flags_the_string_delivery_count_of_the_real_dump() -> None:
+    """The typed maps are exact: a writes JMSXDeliveryCount as a String property; validate says so."""
+    from jmsctl.messages.validator import validate
+
+    findings = list(validate(read_records(str(REAL)), None))
+    assert [(f.code, f.field) for f in findings] == [("N007", "properties.JMSXDeliveryCount")] * 2

@@ -46,13 +46,19 @@ def _readme_commands() -> list[str]:
 
 @pytest.mark.parametrize("command", _readme_commands())
 def test_readme_dump_format_examples_run_from_the_repository_root(command: str, tmp_path: Path) -> None:
-    shim = tmp_path / "jmsctl"
+    """Each command as written, from a directory laid out as the repository root (samples/), so that
+    one writing a file (-o) writes it there and not into the checkout."""
+    bin_dir, work = tmp_path / "bin", tmp_path / "root"
+    bin_dir.mkdir()
+    work.mkdir()
+    (work / "samples").symlink_to(ROOT / "samples")
+    shim = bin_dir / "jmsctl"
     shim.write_text(f"#!/bin/sh\nexec {sys.executable} -m jmsctl \"$@\"\n")
     shim.chmod(0o755)
-    env = {"PATH": f"{tmp_path}:/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
-    r = subprocess.run(["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60, check=False)
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    r = subprocess.run(["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True, cwd=work, env=env, timeout=60, check=False)
     assert r.returncode == 0, (command, r.stderr)
-    assert r.stdout.strip(), command
+    assert r.stdout.strip() or " -o " in command, command  # output on stdout, or in the file it names
     assert "error" not in r.stderr, r.stderr
 
 

@@ -269,3 +269,14 @@ def test_absent_header_names_the_value_read() -> None:
 def test_explain_shows_portability_of_an_invalid_selector() -> None:
     r = _jmsctl("explain", "a = b = c")
     assert r.returncode == 1 and "error[E102]" in r.stdout and "W021" in r.stdout
+
+
+@needs_brokers
+def test_field_backed_jmsx_and_null_between() -> None:
+    """ActiveMQ keeps JMSXGroupSeq in a field (absent reads a value: W025); a NOT BETWEEN with a NULL bound is not UNKNOWN."""
+    reports = portability.lint("NOT (JMSXGroupSeq IS NOT NULL)", ["activemq"])
+    assert [r.diagnostic.code for r in reports] == ["W025"]
+    _check_witnesses("NOT (JMSXGroupSeq IS NOT NULL)", reports[0])
+    text = "(JMSXGroupSeq - 1e3) NOT BETWEEN 1 / s AND JMSPriority"
+    for r in portability.lint(text, ["activemq"]):
+        _check_witnesses(text, r)

@@ -128,13 +128,14 @@ class _LazyCommands(MutableMapping[str, Any]):
         return name in self._names
 
 
-SHORT_HELP = 56  # characters of a command's line in jmsctl --help: one line in 80 columns
+SHORT_HELP = 64  # characters of a command's line in jmsctl --help: one line in 80 columns
 
 
 def short_help(text: str | None) -> str:
     """A command's line in the list: the first sentence of its help, cut to one line at a word."""
     first = " ".join((text or "").strip().split("\n\n", 1)[0].split())
-    first = first.split(". ", 1)[0].rstrip(".")
+    first = first.split(". ", 1)[0]
+    first = first[:-1] if first.endswith(".") and not first.endswith("...") else first
     if len(first) > SHORT_HELP:
         first = first[: SHORT_HELP - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
     return first

@@ -16,7 +16,7 @@ from jmsctl.diagnostics import Span
 from jmsctl.selector import nodes as n
 from jmsctl.selector.limits import clip
 from jmsctl.selector.reference import evaluate as reference_evaluate
-from jmsctl.selector.witness import STANDARD, Candidate, Ingredients, Readings, header_candidates, messages
+from jmsctl.selector.witness import FIELD_PROPERTIES, STANDARD, Candidate, Ingredients, Readings, header_candidates, messages
 from jmsctl.values import BOOLEAN, DOUBLE, INT, LONG, STRING, JType, format_plain, in_range, java_idiv
 
 
@@ -37,7 +37,7 @@ def absent_header(text: str, repaired: str, d: str, c: Candidate, ing: Ingredien
     """A header absent from ``c`` that the dialect reads as if it were set: (name, the value it reads:
     the dialect table's default when that fits the verdicts, else the one value that does, else None)."""
     theirs = readings.verdict(repaired, d, c)
-    for name in c.absent(x for x in ing.names if x in _HEADER_NAMES):
+    for name in c.absent(x for x in ing.names if x in HEADER_LIKE):
         fitting = [v for v in header_candidates(name, ing)
                    if readings.verdict(repaired, d, c.with_value(name, v)) == theirs == readings.verdict(text, STANDARD, c.with_value(name, v))]
         if fitting:
@@ -55,11 +55,13 @@ def _table_default(dialect: str, name: str) -> Any:
     return found[1] if isinstance(found, tuple) else None
 
 
-_HEADER_NAMES = frozenset(("JMSPriority", "JMSDeliveryMode", "JMSTimestamp", "JMSType", "JMSCorrelationID", "JMSMessageID",
-                           "JMSExpiration", "JMSRedelivered", "JMSDestination", "JMSReplyTo", "JMSDeliveryTime"))
+HEADER_LIKE = frozenset(("JMSPriority", "JMSDeliveryMode", "JMSTimestamp", "JMSType", "JMSCorrelationID", "JMSMessageID",
+                         "JMSExpiration", "JMSRedelivered", "JMSDestination", "JMSReplyTo", "JMSDeliveryTime", *FIELD_PROPERTIES))
 
 
 def shown_header(value: Any) -> str:
+    if isinstance(value, tuple):  # a typed property value
+        value = value[1]
     return f"'{value}'" if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
 
 
@@ -130,6 +132,10 @@ def _named_by_evaluation(text: str, repaired: str, d: str, ast: n.Node, c: Candi
             if node.op not in ("=", "<>") and _is_string(a) and _is_string(b):
                 return Finding("W033", d, node.span, f"{{who}} order{{s}} Strings with `{node.op}` in `{src}`; the standard: FALSE",
                                "ordering is for numbers: compare Strings with =, <>, LIKE or IN", c, key=f"order:{node.span.start}")
+        elif isinstance(node, n.Between) and any(ev.of(x).value is None for x in (node.operand, node.low, node.high)):
+            return Finding("W032", d, node.span, f"{{who}} do{{es}} not read `{src}` as UNKNOWN when an operand is NULL",
+                           "test for NULL first (`x IS NOT NULL AND ...`): an absent property then selects nothing on every broker",
+                           c, key=f"null:{node.span.start}")
         elif isinstance(node, (n.Like, n.InList)):
             v = ev.of(node.operand).value
             if v is not None and not _is_string(v):

@@ -19,12 +19,15 @@ never folded into its literal (the engine negates at run time: ``-2147483648`` i
 from __future__ import annotations
 
 import re
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from jmsctl.diagnostics import Diagnostic, SelectorError, Span, error
 from jmsctl.selector import nodes as n
 from jmsctl.selector.dialects import Dialect
-from jmsctl.values import BOOLEAN, DOUBLE, INT, INT_MAX, LONG, LONG_MAX, STRING
+from jmsctl.selector.limits import MAX_LENGTH
+from jmsctl.values import BOOLEAN, DOUBLE, INT, INT_MAX, INT_MIN, LONG, LONG_MAX, STRING, wrap32, wrap64
 
 KEYWORDS = ("NOT", "AND", "OR", "BETWEEN", "LIKE", "ESCAPE", "IN", "IS", "TRUE", "FALSE", "NULL", "XPATH", "XQUERY")
 _WS = " \t\n\r\f"
@@ -36,6 +39,8 @@ _NUMBERS = (  # declaration order breaks ties of equal length (JavaCC)
     ("OCT", re.compile(r"0[0-7]*")),
     ("FLOAT", re.compile(rf"[0-9]+\.[0-9]*(?:{_EXP})?|\.[0-9]+(?:{_EXP})?|[0-9]+{_EXP}")),
 )
+_DIGITS = frozenset("0123456789")
+_ID_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
 _STRING = re.compile(r"'(?:[^']|'')*'")
 _QUOTED_ID = re.compile(r'"(?:[^"]|"")*"')
 _LINE_COMMENT = re.compile(r"--[^\n\r]*(?:\r\n|\n|\r)")
@@ -95,25 +100,34 @@ class _Lexer:
         return Tok(kind, raw, pos, end)
 
     def _token_at(self, pos: int) -> tuple[str, int]:
+        """The longest token at ``pos``. Its first character decides which tokens can match: only
+        the number tokens compete with each other (on a tie the first declared wins)."""
         text = self.text
-        best_kind, best_end = "", pos
-        for kind, rx in _NUMBERS:
-            m = rx.match(text, pos)
-            if m is not None and m.end() > best_end:
-                best_kind, best_end = kind, m.end()
-        m = _ID.match(text, pos)
-        if m is not None and m.end() > best_end:
-            word = m.group().upper()
-            best_kind, best_end = (word if word in KEYWORDS else "ID"), m.end()
-        m = _STRING.match(text, pos)
-        if m is not None and m.end() > best_end:
-            best_kind, best_end = "STRING", m.end()
-        if self.dialect.quoted_identifiers:
-            m = _QUOTED_ID.match(text, pos)
-            if m is not None and m.end() > best_end:
-                best_kind, best_end = "QUOTED_ID", m.end()
-        if best_end > pos:
+        ch = text[pos]
+        m = None
+        if ch in _DIGITS:
+            best_kind, best_end = "", pos
+            for kind, rx in _NUMBERS:
+                m = rx.match(text, pos)
+                if m is not None and m.end() > best_end:
+                    best_kind, best_end = kind, m.end()
             return best_kind, best_end
+        if ch in _ID_START:
+            m = _ID.match(text, pos)
+            assert m is not None
+            word = m.group().upper()
+            return (word if word in KEYWORDS else "ID"), m.end()
+        if ch == "'":
+            m = _STRING.match(text, pos)
+            kind = "STRING"
+        elif ch == '"' and self.dialect.quoted_identifiers:
+            m = _QUOTED_ID.match(text, pos)
+            kind = "QUOTED_ID"
+        elif ch == ".":
+            m = _NUMBERS[3][1].match(text, pos)
+            kind = "FLOAT"
+        if m is not None:
+            return kind, m.end()
         for op in _OPERATORS:
             if text.startswith(op, pos):
                 return op, pos + len(op)
@@ -159,11 +173,32 @@ def is_boolean_expression(node: n.Node) -> bool:
     return isinstance(node, (n.Comparison, n.Between, n.InList, n.Like, n.IsNull, n.Not, n.And, n.Or))
 
 
+def _memo(scan: Callable[[_Parser], bool]) -> Callable[[_Parser], bool]:
+    """A scan from a given position always ends the same way (the lexing is fixed): remember it, so
+    that the lookaheads of nested '+' and '(' rescan nothing (JavaCC rescans: quadratic)."""
+    name = scan.__name__
+
+    def remembered(self: _Parser) -> bool:
+        key = (name, self.sp)
+        end = self.memo.get(key)
+        if end is None:
+            ok = scan(self)
+            self.memo[key] = self.sp if ok else -1
+            return ok
+        if end < 0:
+            return False
+        self.sp = end
+        return True
+
+    return remembered
+
+
 class _Parser:
     def __init__(self, text: str, dialect: Dialect) -> None:
         self.lex = _Lexer(text, dialect)
         self.pos = 0
         self.sp = 0  # the scan position of a syntactic lookahead
+        self.memo: dict[tuple[str, int], int] = {}
 
     # ----- tokens --------------------------------------------------------------------------
     def tok(self, i: int = 0) -> Tok:
@@ -261,6 +296,9 @@ class _Parser:
             escape = self.string()
             if len(escape.value[1]) != 1:
                 raise self.rejected(escape, "the ESCAPE string literal is invalid: it can only be one character")
+            esc = escape.value[1]
+            if ord(esc) < 0x10 and esc + esc in pattern.value[1]:  # '\x' + one hex digit: PatternSyntaxException
+                raise self.rejected(pattern, "the engine builds an invalid regular expression for this escaped escape character")
         return n.Like(negated, left, pattern, escape, _join(left, escape or pattern))
 
     def in_(self, left: n.Node, negated: bool) -> n.Node:
@@ -347,6 +385,10 @@ class _Parser:
             return n.Literal((DOUBLE, float(t.text)), span, t.text)
         if t.kind == "DEC":
             v = int(t.text.rstrip("lL"))  # ConstantExpression.createFromDecimal: Long, else BigDecimal
+            if v > LONG_MAX and INT_MIN <= wrap64(v) <= INT_MAX:
+                # then 'if (Integer.MIN_VALUE <= value.longValue() <= Integer.MAX_VALUE) value = value.intValue()':
+                # a BigDecimal whose low 64 bits fit an int becomes the Integer of its low 32 bits
+                return n.Literal((INT, wrap32(v)), span, t.text)
         else:
             v = int(t.text[2:], 16) if t.kind == "HEX" else int(t.text, 8)
             if v > LONG_MAX:  # Long.parseLong throws NumberFormatException
@@ -407,12 +449,15 @@ class _Parser:
         self.sp = save
         return False
 
+    @_memo
     def scan_or(self) -> bool:
         return self.scan_and() and self.scan_loop(lambda: self.st("OR") and self.scan_and())
 
+    @_memo
     def scan_and(self) -> bool:
         return self.scan_equality() and self.scan_loop(lambda: self.st("AND") and self.scan_equality())
 
+    @_memo
     def scan_equality(self) -> bool:
         return self.scan_comparison() and self.scan_loop(lambda: self.first(
             lambda: self.st("=") and self.scan_comparison(),
@@ -421,6 +466,7 @@ class _Parser:
             lambda: self.st("IS") and self.st("NOT") and self.st("NULL"),
         ))
 
+    @_memo
     def scan_comparison(self) -> bool:
         def like() -> bool:
             return self.st("LIKE") and self.st("STRING") and (self.first(lambda: self.st("ESCAPE") and self.st("STRING")) or True)
@@ -439,12 +485,15 @@ class _Parser:
             in_, lambda: self.st("NOT") and in_(),
         ))
 
+    @_memo
     def scan_add(self) -> bool:
         return self.scan_mult() and self.scan_loop(lambda: (self.st("+") or self.st("-")) and self.scan_mult())
 
+    @_memo
     def scan_mult(self) -> bool:
         return self.scan_unary() and self.scan_loop(lambda: (self.st("*") or self.st("/") or self.st("%")) and self.scan_unary())
 
+    @_memo
     def scan_unary(self) -> bool:
         return self.first(
             lambda: self.st("+") and self.scan_unary(),
@@ -459,6 +508,7 @@ class _Parser:
         return (self.lex.dialect.function_calls and self.st("ID") and self.st("(") and self.scan_unary()
                 and self.scan_loop(lambda: self.st(",") and self.scan_unary()) and self.st(")"))
 
+    @_memo
     def scan_primary(self) -> bool:
         k = self.lex.get(self.sp).kind
         if k in _LITERALS or k == "ID" or k == "QUOTED_ID":
@@ -570,6 +620,10 @@ def _java_rstrip(text: str) -> str:
 
 def parse(text: str, dialect: Dialect) -> n.Node | None:
     """The AST of a selector under a broker dialect; raises SelectorError at the first error."""
+    if len(text) > MAX_LENGTH:
+        from jmsctl.selector.parser import too_long
+
+        raise SelectorError(too_long(len(text)))
     if not _java_rstrip(text):
         if text and dialect.blank_is_error:
             raise SelectorError(error("E003", "the selector is blank: the broker trims it and rejects the empty rest", Span(0, len(text)),
@@ -578,9 +632,18 @@ def parse(text: str, dialect: Dialect) -> n.Node | None:
     if dialect.blank_is_error:  # FilterImpl.createFilter() trims: a last line comment loses its line end
         text = text[: len(_java_rstrip(text))]
     parser = _Parser(text, dialect)
+    # The grammar's recursive descent follows the nesting; Python frames (not the C stack, in 3.11)
+    # allow as deep a nesting as the engines' default Java stacks.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _RECURSION))
     try:
         return parser.selector()
     except _Rejected as exc:
         raise SelectorError(exc.diagnostic) from None
     except RecursionError:
         raise SelectorError(error("E120", "the selector is nested too deeply for the broker dialect's parser", Span(0, len(text)))) from None
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+_RECURSION = 20_000

@@ -77,7 +77,7 @@ def _java_cmp(cls: Any, a: Any, b: Any) -> int:
             return 0
         return -1 if ka < kb else 1
     if cls is STRING and not (a.isascii() and b.isascii()):
-        a, b = a.encode("utf-16-be"), b.encode("utf-16-be")  # String.compareTo compares UTF-16 units
+        a, b = a.encode("utf-16-be", "surrogatepass"), b.encode("utf-16-be", "surrogatepass")  # compareTo: UTF-16 units
     return (a > b) - (a < b)
 
 
@@ -131,7 +131,10 @@ def _long_value(v: Any) -> int:
 
 
 def _double_value(v: Any) -> float:
-    return float(v[1])
+    try:
+        return float(v[1])
+    except OverflowError:  # BigDecimal.doubleValue() of a literal beyond double range: an infinity
+        return math.inf if v[1] > 0 else -math.inf
 
 
 def _java_string(v: Any) -> str:
@@ -200,7 +203,11 @@ def like_regex(pattern: str, escape: str | None) -> re.Pattern[str]:
         c = pattern[i]
         if escape is not None and c == escape and i + 1 < len(pattern) and pattern[i + 1] in ("_", "%", escape):
             i += 1
-            out.append(re.escape(pattern[i]))
+            # "\\x" + Integer.toHexString(char): a Java \x takes two hex digits, so an escaped
+            # escape character above U+00FF is that byte followed by the other digits as text
+            # (one below U+0010 makes the pattern invalid: the parser rejects it, see javacc.py).
+            digits = format(ord(pattern[i]), "x")
+            out.append(re.escape(chr(int(digits[:2], 16)) + digits[2:]))
         elif c == "%":
             out.append(".*?")
         elif c == "_":
@@ -456,6 +463,50 @@ def _group_id(get: Getter) -> Any:
     return v if v is None or v[0] is STRING else (STRING, _java_string(v))
 
 
+_JAVA_LONG = re.compile(r"[+-]?[0-9]+")
+
+
+def _java_long(text: str) -> bool:
+    return _JAVA_LONG.fullmatch(text) is not None and LONG_MIN <= int(text) <= LONG_MAX
+
+
+def _message_id_text(value: str) -> str:
+    """MessageId.toString() of setJMSMessageID(value): the text itself when it parses as an ActiveMQ
+    id (its last one to three ':'-separated parts Long.parseLong-able, the last one present), else
+    the 'text view' with 'ID:' put in front unless it is there."""
+    key = value
+    for level in range(3):  # sequence, producer value, session id
+        p = key.rfind(":")
+        if p < 0:
+            if level == 0:
+                break  # no sequence: NumberFormatException
+            return value
+        if not _java_long(key[p + 1 :]):
+            break
+        key = key[:p]
+    else:
+        return value
+    return value if value.startswith("ID:") else "ID:" + value
+
+
+def _message_id(get: Getter) -> Any:
+    v = get("JMSMessageID")
+    return v if v is None else (STRING, _message_id_text(v[1]))
+
+
+_DESTINATION_PREFIXES = ("queue://", "topic://", "temp-queue://", "temp-topic://")
+
+
+def _destination(name: str) -> JVal:
+    def destination(get: Getter) -> Any:
+        # ActiveMQDestination.createDestination(text, QUEUE_TYPE).toString(): a bare name is a queue
+        v = get(name)
+        if v is None or v[1].startswith(_DESTINATION_PREFIXES):
+            return v
+        return (STRING, "queue://" + v[1])
+    return destination
+
+
 # ActiveMQ's JMS setters write these names to message fields (ActiveMQMessage.JMS_PROPERTY_SETERS)
 # and PropertyExpression reads the fields back: redeliveryCounter, groupSequence, groupID.
 _FIELDS: dict[str, JVal] = {
@@ -463,6 +514,9 @@ _FIELDS: dict[str, JVal] = {
     "JMSXDeliveryCount": _delivery_count,
     "JMSRedelivered": _redelivered,
     "JMSXGroupID": _group_id,
+    "JMSMessageID": _message_id,
+    "JMSDestination": _destination("JMSDestination"),
+    "JMSReplyTo": _destination("JMSReplyTo"),
 }
 
 # The other names a field-backed name reads (its field is written by either).

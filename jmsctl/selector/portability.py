@@ -50,7 +50,7 @@ CODES = {
     "W029": "a dialect's verdict differs from the standard's",
     "W030": "not compared, or only in part: the selector is too big for the lint",
     "W031": "a property's Java type (byte, short, float, long) changes the verdict",
-    "W032": "= or <> with a NULL operand is not UNKNOWN",
+    "W032": "= or <> or BETWEEN with a NULL operand is not UNKNOWN",
     "W033": "Strings are ordered with < <= > >=",
     "W034": "LIKE or IN on a value that is not a String is not UNKNOWN",
 }
@@ -231,7 +231,7 @@ def _residual(text: str, repaired: str, d: str, ast: n.Node, ing: Ingredients, r
         want = readings.verdict(text, STANDARD, c)
         return readings.verdict(text, d, c) != want and readings.verdict(repaired, d, c) != want
 
-    for name in (x for x in ing.names if x in _HEADERS):
+    for name in (x for x in ing.names if x in difference_kinds.HEADER_LIKE):
         def absent_read(c: Candidate, name: str = name) -> bool:
             return name in c.absent((name,)) and differs(c) and _reads_absent(c, name)
 
@@ -245,7 +245,7 @@ def _residual(text: str, repaired: str, d: str, ast: n.Node, ing: Ingredients, r
             shown = difference_kinds.shown_header(value[1]) if value is not None and value[1] is not None else "a value"
             out.append(Finding("W025", d, difference_kinds.first_span(ast, name), f"{{who}} read{{s}} an absent {name} as {shown}; the standard reads NULL",
                                f"only messages without {name} differ (dump files, hand-made test messages): "
-                               f"brokers set {name} on the messages they deliver", found, key=name))
+                               f"{{who}} keep{{s}} {name} in a message field that always has a value", found, key=name))
             present = present | {name}
     found = _search(text, ing, budget, differs, readings, present)
     if found is not None:
@@ -253,11 +253,12 @@ def _residual(text: str, repaired: str, d: str, ast: n.Node, ing: Ingredients, r
     return out
 
 
-_HEADERS = frozenset(("JMSPriority", "JMSDeliveryMode", "JMSTimestamp", "JMSType", "JMSCorrelationID", "JMSMessageID",
-                      "JMSExpiration", "JMSRedelivered", "JMSDestination", "JMSReplyTo", "JMSDeliveryTime"))
-
-
 # ----- merging per kind across dialects --------------------------------------------------------
+
+def _conjugated(text: str, who: str, count: int) -> str:
+    """``{who} read{s}`` -> ``Artemis and ActiveMQ read`` / ``ActiveMQ reads``."""
+    return text.replace("{who}", who).replace("{s}", "" if count > 1 else "s").replace("{es}", "" if count > 1 else "es")
+
 
 def _merge(text: str, findings: list[Finding], readings: Readings) -> list[Report]:
     groups: dict[tuple[str, int, int, str], list[Finding]] = {}
@@ -268,8 +269,7 @@ def _merge(text: str, findings: list[Finding], readings: Readings) -> list[Repor
         dialects = tuple(f.dialect for f in group)
         who = " and ".join(title(d) for d in dialects)
         first = group[0]
-        message = first.message.replace("{who}", who).replace("{s}", "" if len(dialects) > 1 else "s")
-        message = message.replace("{es}", "" if len(dialects) > 1 else "es")
+        message, hint = (_conjugated(x, who, len(dialects)) if x is not None else None for x in (first.message, first.hint))
         witnesses: list[Witness] = []
         covered: set[str] = set()
         for f in group:
@@ -286,7 +286,7 @@ def _merge(text: str, findings: list[Finding], readings: Readings) -> list[Repor
         if code == "W021" and not witnesses:
             notes = ("it selected none of the messages tried",)
         data = (("dialects", list(dialects)), ("witnesses", [{"message": w.message, "verdicts": dict(w.verdicts)} for w in witnesses]))
-        diag = Diagnostic(code, Severity.WARNING, message, first.span, (), first.hint, notes, data)
+        diag = Diagnostic(code, Severity.WARNING, str(message), first.span, (), hint, notes, data)
         out.append(Report(diag, dialects, tuple(witnesses)))
     out.sort(key=lambda r: (r.diagnostic.span.start, r.diagnostic.code))
     return out

@@ -228,9 +228,15 @@ def _unique(values: Iterable[TypedValue]) -> list[TypedValue]:
     return unique
 
 
+FIELD_PROPERTIES = ("JMSXDeliveryCount", "JMSXGroupSeq")  # int JMSX properties some brokers keep in message fields
+
+
 def header_candidates(name: str, ing: Ingredients) -> list[Any]:
-    """JSON header values (the dump format's), of the header's own type."""
+    """JSON header values (the dump format's), of the header's own type; for the int JMSX properties
+    some brokers keep in fields, typed int values."""
     ints = [v for v in _numbers(ing) if isinstance(v, int)]
+    if name in FIELD_PROPERTIES:
+        return [(INT, v) for v in dict.fromkeys((0, 1, 2, *ints)) if in_range(INT, v)]
     if name == "JMSPriority":
         return [4, 0, 9, *(v for v in range(10) if v not in (0, 4, 9))]
     if name == "JMSDeliveryMode":

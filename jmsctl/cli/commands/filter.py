@@ -57,7 +57,7 @@ class _Failure(Exception):
 
 def filter_command(
     args: Optional[list[str]] = typer.Argument(  # noqa: UP045, B008
-        None, metavar="SELECTOR [FILE...]", autocompletion=selector_then_files, help="The selector, then the message files (NDJSON, JSON array or object, .gz); none or '-' is stdin."
+        None, metavar="SELECTOR [FILE...]", autocompletion=selector_then_files, help="The selector, then the message files (NDJSON, JSON, or a dump: fmtn-a, activemq browse, dmpmqmsg, Artemis XML; gzip too); none or '-' is stdin."
     ),
     selector_file: Optional[str] = typer.Option(  # noqa: UP045
         None, "--file", "-f", metavar="SELECTOR_FILE", help="Read the selector from this file (its whole content); every argument is then a message file."
@@ -93,7 +93,7 @@ def filter_command(
     source_format: Optional[str] = from_format(),  # noqa: UP045
     types_file: Optional[str] = property_types(),  # noqa: UP045
 ) -> None:
-    """Write the messages a selector selects, as grep writes lines.
+    """Write the messages a selector selects, as grep does lines.
 
     NDJSON lines are written byte for byte. Exit 0 some selected, 1 none, 2 any error (a rejected record, an unreadable file).
 
@@ -407,6 +407,9 @@ def pretty(location: str, message: Message) -> str:
     body = _body_summary(message)
     if body is not None:
         lines.append(f"  {'body'.ljust(width)}  {body}")
+    if message.source:  # what the dump knew beyond JMS (never selected on): its plain facts, in one line
+        facts = " ".join(f"{k}={v}" for k, v in message.source.items() if isinstance(v, (str, int, float, bool)))
+        lines.append(f"  {'source'.ljust(width)}  {facts}")
     return "".join(_printable(line) + "\n" for line in lines)
 
 

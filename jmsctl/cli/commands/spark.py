@@ -246,6 +246,8 @@ def spark_explain(
     Example: jmsctl spark explain "JMSType = 'car' AND weight > 2500"
     """
     compiled = _compile(selector, dialect.value)
+    if sel.dialects.get(dialect.value).is_broker:  # before starting Spark: there is no Column to show
+        fail(f"spark explain: the {dialect.value} dialect has no Spark Column; its selectors run on the local evaluator inside Spark")
     with _spark_errors("explain"):
         from jmsctl.spark.job import explain
 

@@ -86,7 +86,7 @@ def full(f: Finding) -> Text:
 
 
 def validate_command(
-    files: list[str] = typer.Argument(..., metavar="FILE", help="Message files (NDJSON, JSON array or object, .gz); '-' is stdin."),  # noqa: B008
+    files: list[str] = typer.Argument(..., metavar="FILE", help="Message files (NDJSON, JSON, or a dump: fmtn-a, activemq browse, dmpmqmsg, Artemis XML; gzip too); '-' is stdin."),  # noqa: B008
     schema_path: Optional[str] = typer.Option(  # noqa: UP045
         None, "--schema", metavar="SCHEMA.json", help="A JSON object property name -> getter type (boolean byte short int long float double String object)."
     ),

@@ -36,7 +36,9 @@ DIALECT = Dialect(
         "field_backed_jmsx": "apache/activemq activemq-client/src/main/java/org/apache/activemq/command/ActiveMQMessage.java "
                              "JMS_PROPERTY_SETERS: JMSXGroupSeq and JMSXDeliveryCount go through TypeConversionSupport to "
                              "int fields (byte, short, int or a numeric String; other types are refused), JMSXGroupID to a "
-                             "String field; Message.isRedelivered() is redeliveryCounter > 0; PropertyExpression reads the fields",
+                             "String field; Message.isRedelivered() is redeliveryCounter > 0; PropertyExpression reads the fields, "
+                             "also JMSMessageID as MessageId.toString() ('ID:' put in front of a text that is not an ActiveMQ id, "
+                             "command/MessageId.java) and destinations as ActiveMQDestination.toString() (a bare name is a queue)",
         "header_defaults": f"{AMQ_F}PropertyExpression.java JMS_PROPERTY_EXPRESSIONS reads the message's fields: "
                            "priority (byte, 0 in a new message), isPersistent() ? 'PERSISTENT' : 'NON_PERSISTENT', "
                            "timestamp and expiration (long, 0), isJMSXGroupFirstForConsumer() (false), broker in/out times (long, 0), "
