@@ -3,8 +3,8 @@ default mode (not ``--stats``, ``--validate-all`` or ``--invert``).
 
 What ``filter`` proves about a line before it counts the selector's verdict on it (the rule, in
 README "What filter proves"): the line is one valid JSON object (its syntax, as msgspec parses
-every byte of it, and its UTF-8); every value the selector reads is unambiguous (the keys
-``headers`` / ``properties`` and the identifier's key occur once on the line, a typed
+every byte of it, and its UTF-8); every value the selector reads is unambiguous (the record
+holds ``headers`` / ``properties`` once, the identifier's key occurs once on the line, a typed
 ``{"type", "value"}`` value has exactly those two keys) and valid by FORMAT.md (the same msgspec
 types as the full schema, ``schema.Headers`` and ``schema.Property``). What the selector does not
 read (other fields, the body, the message type) is not validated: that is ``--validate-all``'s
