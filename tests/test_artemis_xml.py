@@ -283,3 +283,23 @@ def test_cli_reads_gzip_and_stdin_and_names_the_format(tmp_path) -> None:
                            capture_output=True, cwd=root)
         assert r.returncode == 0 and r.stdout == b"10\n", r.stderr
         assert b"format artemis-xml (" in r.stderr and b"read 24, TRUE 10" in r.stderr
+
+
+_SMALL = export(message(url64(core_text("one")), props='\n            <property name="n" value="1" type="integer"/>')
+                + large([b"a" * 1000, b"b" * 10]) + message(url64(encode_map_body({"k": (INT, 1)})), attrs='type="map"'), BINDINGS).encode()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(_SMALL) - 1), st.integers(0, 255)), max_size=4), st.integers(0, len(_SMALL)))
+def test_damaged_documents_give_records_or_one_input_error(flips, cut):
+    """Any damage (bytes changed, the end cut): every outcome is a Record (message or located
+    error) or one InputError; never another exception."""
+    data = bytearray(_SMALL[:cut])
+    for pos, value in flips:
+        if pos < len(data):
+            data[pos] = value
+    try:
+        recs = list(artemis_xml.read(io.BytesIO(bytes(data)), "t.xml"))
+    except InputError:
+        return
+    assert all((r.message is None) != (r.error is None) and r.location.startswith("t.xml:") for r in recs)

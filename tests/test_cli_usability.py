@@ -461,3 +461,26 @@ def test_spark_command_with_a_bad_java_home_is_one_error_line(tmp_path: Path) ->
     assert r.returncode == 2
     assert r.stderr.startswith("jmsctl: error: Java 8 found at ") and r.stderr.count("\n") == 1, r.stderr
     assert "Traceback" not in r.stderr and "py4j" not in r.stderr.lower()
+
+
+def test_show_and_get_take_the_location_filter_prints() -> None:
+    small = str(SAMPLES / "orders-small.ndjson")
+    shown = run("show", f"{small}:3", "--format", "json")
+    assert shown.exit_code == 0 and json.loads(shown.stdout)["headers"]["JMSMessageID"] == "ID:broker-1-3"
+    assert run("get", f"{small}:3", "color", "--as", "String").stdout == "red\n"
+    assert run("get", f"{small}:3", "color", "--as", "String").stdout == run("get", small, "color", "--as", "String", "--index", "2").stdout
+    missing = run("show", f"{small}:9")
+    assert missing.exit_code == 1 and missing.stderr.startswith(f"jmsctl: error: {small}: no record at 9")
+    assert run("get", f"{small}:9", "color", "--as", "String").exit_code == 2
+
+
+def test_rejected_records_point_once_at_the_format_document() -> None:
+    from jmsctl.cli.errors import FORMAT_NOTE
+
+    r = run("filter", "x = 1", str(SAMPLES / "bad-records.ndjson"), "--stats")
+    lines = r.stderr.splitlines()
+    assert r.exit_code == 2 and lines.count(FORMAT_NOTE) == 1 and "docs/FORMAT.md" in FORMAT_NOTE
+    assert lines[-1].startswith("read ")  # the stats line stays the last
+    assert (ROOT / "docs" / "FORMAT.md").is_file()
+    quiet = run("filter", "x = 1", str(SAMPLES / "bad-records.ndjson"), "--skip-invalid")
+    assert FORMAT_NOTE not in quiet.stderr

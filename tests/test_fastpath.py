@@ -779,3 +779,14 @@ def test_a_typed_string_on_the_path_with_a_key_twice() -> None:
     batch = Engine(selector, exact=False, name="f").process(chunk)
     assert batch.out == out == lines[2] + b"\n"
     assert [(f"f:{i + 1}", fld, reason) for i, _, fld, reason in batch.errors] == rejected and len(rejected) == 1
+
+
+def test_no_path_decode_where_the_view_reads_more() -> None:
+    """A broker dialect's evaluator and a broker header name (the header, else a property so
+    named) read more than the path decode would: those selectors validate whole records."""
+    assert Engine(sel.compile("weight > 100"), exact=False)._partial is not None
+    assert Engine(sel.compile("weight > 100", "artemis"), exact=False)._partial is None
+    assert Engine(sel.compile("JMSExpiration > 0", "artemis"), exact=False)._partial is None
+    assert Engine(sel.compile("weight > 100"), exact=False, validate_all=True)._partial is None
+    assert Engine(sel.compile("weight > 100"), exact=False, invert=True)._partial is None
+    assert Engine(sel.compile("weight > 100"), exact=True)._partial is None

@@ -330,7 +330,7 @@ class Engine:
         self._sure = sure_function(plan)
         # The default mode decodes only the selector's paths (filter.partial: what filter proves
         # about a line it selects); --stats, --validate-all and --invert validate whole records.
-        self._partial = partial_for(plan) if partial and not exact and not validate_all and not invert else None
+        self._partial = partial_for(plan, selector.dialect) if partial and not exact and not validate_all and not invert else None
         self._view_possible = _view_rule(plan.required, True, False) if self._partial is not None and plan.required else None
         self._view_sure = _view_rule(plan.sufficient, None, True) if self._partial is not None and plan.sufficient else None
 

@@ -31,6 +31,7 @@ from msgspec import UNSET, Raw, UnsetType
 
 from jmsctl.filter import schema as fs
 from jmsctl.filter.plan import FilterPlan
+from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
 
 # A key spelled only one way in JSON text without \u escapes: no character with a short escape.
@@ -53,11 +54,15 @@ class Partial:
     made: list[Any]
 
 
-def partial_for(plan: FilterPlan) -> Partial | None:
+def partial_for(plan: FilterPlan, dialect: str = "jakarta") -> Partial | None:
     """The path decoder of a plan; None when a name cannot be counted safely (a quote, backslash
-    or slash in it) or the selector reads nothing."""
+    or slash in it), the selector reads nothing, reads a header outside the selector's six (a
+    broker's JMSExpiration, ...: the header, else a property so named) or is read by a broker
+    dialect (its evaluator reads more than the view): the whole record is validated then."""
     names = plan.identifiers
-    if not names or any(ch in _UNSAFE for name in names for ch in name):
+    if not names or any(ch in _UNSAFE for name in names for ch in name) or dialects.get(dialect).is_broker:
+        return None
+    if any(name in fs.Headers.__struct_fields__ and name not in n.HEADERS for name in names):
         return None
     headers = tuple(name for name in names if name in n.HEADERS)
     props = tuple(name for name in names if name not in n.HEADERS)

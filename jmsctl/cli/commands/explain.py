@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
-import re
 from typing import Any, Optional
 
 import typer
@@ -14,6 +12,7 @@ from rich.tree import Tree
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware, write_json
 from jmsctl.cli.complete import names_for_selector
 from jmsctl.cli.errors import fail
+from jmsctl.cli.locate import at, split_position
 from jmsctl.cli.options import DIALECT_HELP, Dialect, TextOrJson, from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import Source, console, escape, print_full
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, read_records
@@ -33,10 +32,7 @@ def load_message(
     array, a format's own position for other formats), or with ``message_id`` the first message of
     FILE whose JMSMessageID it is. One numbering: a location pasted from filter, validate or an
     error names the same message here."""
-    path, pos = spec, None
-    m = re.fullmatch(r"(.+):(\[?[0-9]+\]?)", spec)
-    if m and not os.path.exists(spec):  # a file whose name ends in ':3' is that file
-        path, pos = m.group(1), m.group(2)
+    path, pos = split_position(spec)  # a file whose name ends in ':3' is that file
     if pos is not None and message_id is not None:
         raise InputError(f"{spec}: give a position (FILE:N) or --id, not both")
     first = last = None
@@ -47,7 +43,7 @@ def load_message(
             if record.message is not None and record.message.headers.get("JMSMessageID") == message_id:
                 return record.location, record.message
             continue
-        if pos is None or _position(record.location, path) == pos:
+        if pos is None or at(record.location, path, pos):
             if record.error is not None:
                 raise InputError(f"{record.location}: {record.error}")
             assert record.message is not None
@@ -59,14 +55,6 @@ def load_message(
         raise InputError(f"{name}: has no record")
     hint = " (an NDJSON file's records are FILE:LINE, counting from 1; a JSON array's FILE:[i])"
     raise InputError(f"{name}: no record at {pos}: the records are {first} to {last}{hint}")
-
-
-def _position(location: str, path: str) -> str:
-    """The position in a record's location: ``5`` of ``f:5``, ``[3]`` of ``f:[3] (ID:x)`` (the dump
-    formats add the message id, and QLOAD its message number, after the position)."""
-    name = "<stdin>" if path == "-" else path
-    rest = location[len(name) + 1 :] if location.startswith(name + ":") else location.rsplit(":", 1)[-1]
-    return rest.split(" (", 1)[0]
 
 
 def explain(

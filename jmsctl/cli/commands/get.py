@@ -16,6 +16,7 @@ import typer
 
 from jmsctl.cli.complete import names_in_file
 from jmsctl.cli.errors import fail, swapped_file_first
+from jmsctl.cli.locate import at, split_position
 from jmsctl.cli.options import from_format, load_types, max_record_size, property_types
 from jmsctl.exceptions import MessageFormatException, NullPointerException, NumberFormatException
 from jmsctl.messages.conversion import java_to_string, read_as, read_object
@@ -81,11 +82,12 @@ def _java_print(result: object, target: JType) -> str:
 
 
 def _message_at(path: str, index: int, max_size: int = MAX_RECORD_SIZE, fmt: str | None = None, types: Any = None) -> Message:
+    path, position = split_position(path)  # FILE:LINE, as filter and errors print locations
     name = "<stdin>" if path == "-" else path
     count = 0
     try:
         for record in read_records(path, max_size, fmt, types):
-            if count == index:
+            if (count == index) if position is None else at(record.location, path, position):
                 if record.error is not None:
                     raise _Failure(f"{record.location}: {record.error}")
                 assert record.message is not None
@@ -93,5 +95,7 @@ def _message_at(path: str, index: int, max_size: int = MAX_RECORD_SIZE, fmt: str
             count += 1
     except InputError as exc:
         raise _Failure(str(exc)) from None
+    if position is not None:
+        raise _Failure(f"{name}: no record at {position}")
     noun = "message" if count == 1 else "messages"
     raise _Failure(f"{name}: no message at index {index} (the file has {count} {noun})")

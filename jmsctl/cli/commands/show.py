@@ -26,6 +26,7 @@ from rich.text import Text
 
 from jmsctl.cli.complete import names_for_selector
 from jmsctl.cli.errors import fail, looks_like_selector, say
+from jmsctl.cli.locate import at, split_position
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import console
 from jmsctl.messages.encode import message_json
@@ -44,7 +45,7 @@ class ShowFormat(str, Enum):
 def show(
     files: list[str] = typer.Argument(..., metavar="FILE...", help="Message files (NDJSON, JSON, or a dump: fmtn-a, activemq browse, dmpmqmsg, Artemis XML; gzip too); '-' is stdin."),  # noqa: B008
     index: Optional[int] = typer.Option(  # noqa: UP045
-        None, "--index", min=0, metavar="N", help="Only record N of each file, counting from 0 (the N of file:[N])."
+        None, "--index", min=0, metavar="N", help="Only record N of each file, counting from 0 (the N of file:[N]); FILE:LINE names one record as filter prints it."
     ),
     message_id: Optional[str] = typer.Option(None, "--id", metavar="ID", help="Only the message(s) whose JMSMessageID is ID."),  # noqa: UP045
     where: Optional[str] = typer.Option(None, "--where", "-w", metavar="SELECTOR", autocompletion=names_for_selector, help="Only the messages SELECTOR selects."),  # noqa: UP045
@@ -101,7 +102,8 @@ def show(
             _closed_pipe()
         rejections.finish()
     _report_unselected(err, files, message_id, selected, skipped, first_skipped)
-    raise typer.Exit(2 if failed else 0 if selected or (index is None and message_id is None and where is None) else 1)
+    picked = any(split_position(path)[1] is not None for path in files)  # FILE:LINE: one record asked for
+    raise typer.Exit(2 if failed else 0 if selected or (index is None and message_id is None and where is None and not picked) else 1)
 
 
 def _compile_where(text: str, dialect: str) -> Any:
@@ -118,7 +120,18 @@ def _compile_where(text: str, dialect: str) -> Any:
 
 
 def _selected(path: str, index: int | None, max_size: int = MAX_RECORD_SIZE, fmt: str | None = None, types: Any = None) -> Iterator[Record]:
-    """Every record of the file, or only record ``index``; a short file is reported to stderr."""
+    """Every record of the file, or only record ``index``, or with ``FILE:N`` only the record at N (as
+    locations are printed: line N of an NDJSON file); one not found is reported to stderr."""
+    path, position = split_position(path)
+    if position is not None:
+        last = ""
+        for record in read_records(path, max_size, fmt, types):
+            last = record.location
+            if at(record.location, path, position) and (index is None or index == 0):
+                yield record
+                return
+        say(f"{'<stdin>' if path == '-' else path}: no record at {position}" + (f" (the last is {last})" if last else " (no records)"))
+        return
     count = 0
     for count, record in enumerate(read_records(path, max_size, fmt, types), 1):
         if index is None or count - 1 == index:
