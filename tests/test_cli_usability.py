@@ -472,3 +472,15 @@ def test_show_and_get_take_the_location_filter_prints() -> None:
     missing = run("show", f"{small}:9")
     assert missing.exit_code == 1 and missing.stderr.startswith(f"jmsctl: error: {small}: no record at 9")
     assert run("get", f"{small}:9", "color", "--as", "String").exit_code == 2
+
+
+def test_rejected_records_point_once_at_the_format_document() -> None:
+    from jmsctl.cli.errors import FORMAT_NOTE
+
+    r = run("filter", "x = 1", str(SAMPLES / "bad-records.ndjson"), "--stats")
+    lines = r.stderr.splitlines()
+    assert r.exit_code == 2 and lines.count(FORMAT_NOTE) == 1 and "docs/FORMAT.md" in FORMAT_NOTE
+    assert lines[-1].startswith("read ")  # the stats line stays the last
+    assert (ROOT / "docs" / "FORMAT.md").is_file()
+    quiet = run("filter", "x = 1", str(SAMPLES / "bad-records.ndjson"), "--skip-invalid")
+    assert FORMAT_NOTE not in quiet.stderr

@@ -205,3 +205,15 @@ def test_broker_decimal_literals_beyond_long(text: str, expected: bool) -> None:
 
     for name in ("artemis", "activemq"):
         assert sel.evaluate(text, plain_values({"x": 1}), name) is expected, (name, text)
+
+
+@pytest.mark.parametrize(("text", "headers", "expected"), [
+    ("JMSMessageID = 'ID:abc'", {"JMSMessageID": "abc"}, True),  # not an ActiveMQ id: the text view, 'ID:' in front
+    ("JMSMessageID = 'host-1:2:3:4'", {"JMSMessageID": "host-1:2:3:4"}, True),  # an ActiveMQ id: as written
+    ("JMSDestination = 'queue://orders'", {"JMSDestination": "orders"}, True),  # a bare name is a queue
+    ("JMSReplyTo = 'topic://t'", {"JMSReplyTo": "topic://t"}, True),
+])
+def test_activemq_reads_ids_and_destinations_as_its_message_objects(text: str, headers: dict, expected: bool) -> None:
+    from jmsctl.messages.decode import decode_message
+
+    assert sel.evaluate(text, decode_message({"headers": headers}), "activemq") is expected

@@ -17,6 +17,7 @@ from typing import NoReturn
 
 PREFIX = "jmsctl: error: "
 USAGE = 2  # grep's status for a usage or input error
+FORMAT_NOTE = "jmsctl: note: the message format, record by record: docs/FORMAT.md"  # after rejected records
 
 
 class UsageFailure(Exception):
@@ -95,4 +96,4 @@ def _quote(text: str) -> str:
     return shlex.quote(text)
 
 
-__all__ = ["PREFIX", "USAGE", "UsageFailure", "error_line", "fail", "looks_like_selector", "say", "swapped_arguments", "swapped_file_first"]
+__all__ = ["FORMAT_NOTE", "PREFIX", "USAGE", "UsageFailure", "error_line", "fail", "looks_like_selector", "say", "swapped_arguments", "swapped_file_first"]

@@ -23,7 +23,7 @@ import typer
 from jmsctl import selector as sel
 from jmsctl._version import VERSION
 from jmsctl.cli.complete import selector_then_files
-from jmsctl.cli.errors import fail, say, swapped_arguments
+from jmsctl.cli.errors import FORMAT_NOTE, fail, say, swapped_arguments
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import Source, console, is_terminal, print_full
 from jmsctl.exceptions import InvalidSelectorException
@@ -130,9 +130,12 @@ def filter_command(
     # Capped per file; a file that is no dump given up on.
     rejections = Rejections(None if skip_invalid else say, lambda: counts.true + counts.false + counts.unknown)
 
+    reported = 0
+
     def rejected(record: Record) -> None:
-        nonlocal errors
+        nonlocal errors, reported
         errors += 0 if skip_invalid else 1
+        reported += 0 if skip_invalid else 1
         rejections(record)
 
     selected = _all_selected(
@@ -179,6 +182,8 @@ def filter_command(
     finally:
         out.discard()  # no-op after a commit; removes the temp file on error or Ctrl-C
         selected.close()
+    if reported:  # where to read what a record may hold, once (the stats line stays the last)
+        sys.stderr.write(f"{FORMAT_NOTE}\n")
     if stats:
         sys.stderr.write(f"jmsctl {VERSION}\n")  # which engine counted, for a report pasted into a ticket
         # Which format each file was read as, once any is not jmsctl's own (the stats line of an
