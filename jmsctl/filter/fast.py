@@ -40,6 +40,7 @@ from msgspec import UNSET
 from msgspec.structs import astuple
 
 from jmsctl.filter import schema as fs
+from jmsctl.filter.columns import ASK, kernel_for
 from jmsctl.filter.partial import partial_for
 from jmsctl.filter.plan import FilterPlan, chunk_scanner, line_test
 from jmsctl.messages.decode import SPECIAL_FLOATS, AmbiguousNumber, RecordError, decode_value
@@ -333,6 +334,20 @@ class Engine:
         self._partial = partial_for(plan, selector.dialect) if partial and not exact and not validate_all and not invert else None
         self._view_possible = _view_rule(plan.required, True, False) if self._partial is not None and plan.required else None
         self._view_sure = _view_rule(plan.sufficient, None, True) if self._partial is not None and plan.sufficient else None
+        # One or two properties read: the chunk's verdicts from its columns of values (filter.columns).
+        part = self._partial
+        self._kernel = kernel_for(selector, part.headers, part.properties) if part is not None and not self._possible and not self._sure else None
+        if self._kernel is not None and part is not None:
+            # A typed value on the path, its key once on the line, has two members exactly when
+            # its object holds two colons before its "}" (counted for the chunk).
+            # One scan per key finds both: each occurrence of the key, with the typed object after it
+            # when that holds two colons (else b""). The first pattern leaves out the key's opening
+            # quote (a regex finds it far faster), so it also finds "xweight" and weight" ending a
+            # string: when its count is the decodes' count, there is none of those; when not, the
+            # exact key is counted before the per-line loop is given the chunk.
+            ws = rb"[ \t\r\n]*"
+            two = b"(" + ws + b":" + ws + rb"\{[^:}]*:[^:}]*:[^:}]*\})?"
+            self._key_scans = tuple((re.compile(re.escape(key[1:]) + two).findall, re.compile(re.escape(key) + two).findall) for key in part.keys)
 
     # The plain path for one line: exactly what read_records + select would do with it.
     def _plain(self, raw: bytes) -> tuple[Any, RecordError | None]:
@@ -484,6 +499,10 @@ class Engine:
         here, as ``view_function`` builds it: this loop is the default filter's time."""
         part = self._partial
         assert part is not None
+        if self._kernel is not None and not per_line:
+            done = self._process_columns(lines, text)
+            if done is not None:
+                return done
         decode, keys, made = part.decode, part.keys, part.made
         hspec = tuple((name, _HEADER_TYPE.get(name), _DELIVERY_VIEW if name == "JMSDeliveryMode" else None) for name in part.headers)
         pspec = tuple((name, f"properties.{name}", key) for name, key in zip(part.properties, keys[len(hspec) :], strict=True))
@@ -585,6 +604,98 @@ class Engine:
         if out and not self.discard:
             out.append(b"")
             b.out = b"\n".join(out)
+        return b
+
+    def _process_columns(self, lines: list[bytes], text: bytes) -> Batch | None:
+        """``_process_partial`` without its per-line loop, for a selector with a kernel
+        (``filter.columns``): every line decoded by one ``map``, the proofs of ``filter.partial``
+        counted for the whole chunk, the verdicts from the columns. None: a count does not prove
+        every line (a repeated key somewhere, a typed String, ``\\u`` escapes or invalid UTF-8):
+        the per-line loop decides the chunk. A line that fails its decode or that the kernel
+        ASKs for is judged alone (``_judge``), as the per-line loop judges it."""
+        part, kernel = self._partial, self._kernel
+        assert part is not None and kernel is not None
+        if _ESCAPE(text) is not None or not (text.isascii() or _utf8(text)):
+            return None
+        decode, made = part.decode, part.made
+        unset = UNSET
+        made.clear()
+        recs: list[Any] = []
+        bad: list[int] = []
+        it = iter(lines)
+        while True:
+            try:
+                recs.extend(map(decode, it))
+                break
+            except _DECODE_ERRORS:
+                bad.append(len(recs))
+                recs.append(None)
+        fs.TYPED_MADE.clear()
+        props = [unset if r is None else r.properties for r in recs]
+        with_props = len(props) - props.count(unset)
+        if len(made) != with_props:
+            return None  # "properties" twice on some line
+        found = 0
+        columns: list[list[Any]] = []
+        for name in kernel.names:
+            col = [unset if p is unset else getattr(p, name) for p in props]
+            found += len(col) - col.count(unset)
+            columns.append(col)
+        tstring, typed = fs.TString, _TYPED
+        typed_found = 0
+        for col in columns:
+            kinds = list(map(type, col))
+            if tstring in kinds:
+                return None
+            typed_found += sum(map(kinds.count, typed))
+        in_bad = [lines[i] for i in bad]
+        for exact in (False, True):
+            occurrences = two = 0
+            for scans in self._key_scans:
+                scan = scans[exact]
+                for where in (text, *in_bad):
+                    hits = scan(where)
+                    sign = 1 if where is text else -1
+                    occurrences += sign * len(hits)
+                    two += sign * (len(hits) - hits.count(b""))
+            if occurrences == found:
+                break
+        else:
+            return None  # some line holds an identifier's key twice
+        if two != typed_found:
+            return None  # a typed value with more than two members
+        verdicts = kernel.verdicts(columns)
+        for i in bad:
+            verdicts[i] = ASK
+        b = Batch()
+        b.lines = len(lines)
+        if ASK in verdicts:
+            judge, errors = self._judge, b.errors
+            index = -1
+            for v in verdicts:
+                index += 1
+                if v is ASK:
+                    raw = lines[index]
+                    if is_blank(raw):
+                        verdicts[index] = _NOT_TRUE  # no record
+                        continue
+                    result, error = judge(raw)
+                    if error is not None:
+                        errors.append((index, raw, error.field, error.reason))
+                        verdicts[index] = _NOT_TRUE
+                        continue
+                    verdicts[index] = result
+        b.true, b.false, b.unknown = verdicts.count(True), verdicts.count(False), verdicts.count(None)
+        b.rejected = len(b.errors)
+        b.read = b.true + b.false + b.unknown + b.rejected
+        b.selected = b.true
+        if b.true and not (self.discard and not self.keep_lines):
+            if self.keep_lines:
+                b.kept = [(i, lines[i]) for i, v in enumerate(verdicts) if v is True]
+            elif not self.discard:
+                chosen = [raw for raw, v in zip(lines, verdicts, strict=True) if v is True]
+                chosen.append(b"")
+                b.out = b"\n".join(chosen)
         return b
 
     def _process_lines(self, lines: list[bytes], max_count: int | None, first: int = 0) -> Batch:
