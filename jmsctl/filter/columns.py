@@ -63,7 +63,11 @@ def _view_value(v: Any, name: str) -> Any:
     return property_value(v, f"properties.{name}")
 
 
-def _single(name: str, fn: Callable[[Any], Any]) -> Callable[[list[list[Any]]], list[Any]]:
+def _single(name: str, fn: Callable[[Any], Any], compare: tuple[Callable[[Any, Any], bool], Any, bool] | None = None) -> Callable[[list[list[Any]]], list[Any]]:
+    """``compare``: (operator, literal, the literal is a double) of ``name op number``: a column
+    of one numeric kind is compared whole, as the compiler compares (``_ident_vs_literal``:
+    integral with integral exactly, anything with a double literal or a double value on
+    doubles); any other column goes through the remembered verdicts."""
     memo: dict[Any, Any] = {}
     typed = frozenset(fs.TYPED)
     tstring = fs.TString
@@ -80,6 +84,12 @@ def _single(name: str, fn: Callable[[Any], Any]) -> Callable[[list[list[Any]]], 
 
     def verdicts(columns: list[list[Any]]) -> list[Any]:
         col = columns[0]
+        if compare is not None:
+            numbers = _doubles(col, exact=True)
+            if numbers is not None:
+                opf, lit, lit_double = compare
+                is_double, xs = numbers
+                return list(map(opf, xs if is_double or not lit_double else map(float, xs), repeat(float(lit) if is_double else lit)))
         get = memo.get
         # The key: the value's class, its (unwrapped) value's class, the value: 1, 1.0, True and
         # TInt(1) stay apart.
@@ -118,9 +128,10 @@ def _as_number(v: Any) -> tuple[bool, float] | None:
     return None
 
 
-def _doubles(col: list[Any]) -> tuple[bool, list[float]] | None:
+def _doubles(col: list[Any], exact: bool = False) -> tuple[bool, list[Any]] | None:
     """(the column is of doubles, its values as doubles) when every value is a typed double or
-    every value an integral number of one kind (bare or typed); else None."""
+    every value an integral number of one kind (bare or typed); else None. ``exact``: the
+    integral values as they are (Python ints), not as doubles."""
     if not col:
         return None
     kinds = list(map(type, col))
@@ -131,9 +142,9 @@ def _doubles(col: list[Any]) -> tuple[bool, list[float]] | None:
         # "NaN", "Infinity", "-Infinity" (the only strings a typed double holds) read as float() reads them
         return True, list(map(float, map(_VALUE, col)))
     if first in _INTEGRAL_TYPED:
-        return False, list(map(float, map(_VALUE, col)))
+        return False, list(map(_VALUE, col)) if exact else list(map(float, map(_VALUE, col)))
     if first is int:
-        return False, list(map(float, col))
+        return False, col if exact else list(map(float, col))
     return None
 
 
@@ -176,9 +187,14 @@ def kernel_for(selector: Selector, headers: tuple[str, ...], properties: tuple[s
     if headers or selector.dialect != "jakarta" or not 1 <= len(properties) <= 2:
         return None
     fn = selector._fn
-    if len(properties) == 1:
-        return Kernel(properties, _single(properties[0], fn))
     ast = selector.ast
+    if len(properties) == 1:
+        compare = None
+        if isinstance(ast, n.Comparison) and ast.op in COMPARATORS:
+            for ident, lit, op in ((ast.left, ast.right, ast.op), (ast.right, ast.left, _FLIP[ast.op])):
+                if isinstance(ident, n.Identifier) and isinstance(lit, n.Literal) and (BYTE <= lit.value[0] <= LONG or lit.value[0] is DOUBLE):
+                    compare = (COMPARATORS[op], lit.value[1], lit.value[0] is DOUBLE)
+        return Kernel(properties, _single(properties[0], fn, compare))
     if not isinstance(ast, n.Comparison):
         return None
     for arith, lit, op in ((ast.left, ast.right, ast.op), (ast.right, ast.left, _FLIP[ast.op])):
