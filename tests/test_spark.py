@@ -406,7 +406,7 @@ def test_convert_then_filter_the_parquet_gives_the_ndjson_answer(spark: Any, sam
     expected, counts, rejected = local_filter(selector, inputs)
     r = run("filter", selector, str(samples_parquet), "--output", str(tmp_path / "nd"))
     assert r.exit_code == 2  # the rejected records travel with the parquet and are reported again
-    assert [line for line in r.stderr.strip().splitlines()[:-2]] == [f"{loc}: {why}" for loc, why in rejected]
+    assert [line for line in r.stderr.strip().splitlines()[:-2]] == [f"jmsctl: error: {loc}: {why}" for loc, why in rejected]
     assert r.stderr.strip().splitlines()[-1] == stats(counts)
     r = run("filter", selector, str(samples_parquet), "--output", str(tmp_path / "nd"), "--skip-invalid", "--format", "parquet")
     assert r.exit_code == 0, r.stderr

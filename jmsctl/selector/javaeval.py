@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from jmsctl.javatext import double_to_string, float_to_string
+from jmsctl.messages.conversion import java_to_string
 from jmsctl.selector import nodes as n
 from jmsctl.selector.dialects import Dialect
 from jmsctl.selector.headers import BROKER_HEADERS
@@ -138,14 +138,8 @@ def _double_value(v: Any) -> float:
 
 
 def _java_string(v: Any) -> str:
-    cls, x = v
-    if cls is BOOLEAN:
-        return "true" if x else "false"
-    if cls is DOUBLE:
-        return double_to_string(x)
-    if cls is FLOAT:
-        return float_to_string(x)
-    return str(x)
+    """String.valueOf of a non-null value (a BigDecimal literal prints as its integer, as str does)."""
+    return java_to_string(v)
 
 
 def arithmetic(op: str, lv: Any, rv: Any) -> Any:

@@ -61,7 +61,9 @@ public final class ActiveMQSelectorHarness {
             case "JMSDestination": m.setJMSDestination(destination((String) v)); break;
             case "JMSReplyTo": m.setJMSReplyTo(destination((String) v)); break;
             case "JMSDeliveryMode":
-                m.setJMSDeliveryMode("NON_PERSISTENT".equals(v) ? DeliveryMode.NON_PERSISTENT : DeliveryMode.PERSISTENT);
+                // FORMAT.md's names, or the javax.jms.DeliveryMode integers (1 NON_PERSISTENT, 2 PERSISTENT)
+                if (v instanceof Number) m.setJMSDeliveryMode(((Number) v).intValue());
+                else m.setJMSDeliveryMode("NON_PERSISTENT".equals(v) ? DeliveryMode.NON_PERSISTENT : DeliveryMode.PERSISTENT);
                 break;
             default: throw new IllegalArgumentException("unknown header " + name);
         }
