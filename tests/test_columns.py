@@ -60,11 +60,13 @@ def _line(weight: str | None, price: str | None, trap: int) -> bytes:
         line = "  "  # blank
     elif trap == 6:
         line = line.replace('"body":"b"', '"body":"heavyweight"')  # the key's name ending a string
+    elif trap == 7:
+        line = line.replace('"color"', '"weights":{"type":"int","value":1},"xprice":2,"color"')  # keys the first count also finds
     return line.encode()
 
 
 values = st.sampled_from(VALUE_TEXTS)
-traps = st.sampled_from([0] * 12 + [1, 2, 3, 4, 5, 6])
+traps = st.sampled_from([0] * 12 + [1, 2, 3, 4, 5, 6, 7])
 
 
 @settings(max_examples=150, deadline=None)
@@ -89,6 +91,14 @@ def test_kernels_are_used_on_clean_chunks() -> None:
             assert e._process_columns(bad, b"\n".join(bad)) is None, (text, trap)
         bad = [*clean, _line('{"type":"int","value":3,"value":300}', "2", 0)]
         assert e._process_columns(bad, b"\n".join(bad)) is None, text
+        near = [*clean, _line('{"type":"int","value":5}', "2", 7), _line("5", "2", 6)]  # "weights", "heavyweight": counted exactly then
+        b = e._process_columns(near, b"\n".join(near))
+        assert b is not None and b.read == len(near), text
+    e = Engine(sel.compile("color IN ('blue', 'red')"), exact=False)  # no typed value on the path
+    assert e._kernel is not None
+    assert e._process_columns(clean, b"\n".join(clean)) is not None
+    twice = [*clean, b'{"properties":{"color":"red","color":"blue"}}']
+    assert e._process_columns(twice, b"\n".join(twice)) is None
     # headers read, or three properties, or an OR of two comparisons: no kernel (the per-line loop)
     for text in ("JMSType = 'car' AND weight > 1", "a + b + c > 1", "a > 1 OR b > 2"):
         e = Engine(sel.compile(text), exact=False)

@@ -336,7 +336,7 @@ class Engine:
         self._view_sure = _view_rule(plan.sufficient, None, True) if self._partial is not None and plan.sufficient else None
         # One or two properties read: the chunk's verdicts from its columns of values (filter.columns).
         part = self._partial
-        self._kernel = kernel_for(selector, part.headers, part.properties) if part is not None and not self._possible and not self._sure else None
+        self._kernel = kernel_for(selector, part.headers, part.properties) if part is not None else None
         if self._kernel is not None and part is not None:
             # A typed value on the path, its key once on the line, has two members exactly when
             # its object holds two colons before its "}" (counted for the chunk).
@@ -649,21 +649,31 @@ class Engine:
                 return None
             typed_found += sum(map(kinds.count, typed))
         in_bad = [lines[i] for i in bad]
-        for exact in (False, True):
-            occurrences = two = 0
-            for scans in self._key_scans:
-                scan = scans[exact]
-                for where in (text, *in_bad):
-                    hits = scan(where)
-                    sign = 1 if where is text else -1
-                    occurrences += sign * len(hits)
-                    two += sign * (len(hits) - hits.count(b""))
-            if occurrences == found:
-                break
+        keys = part.keys
+        if not typed_found:
+            # No typed value on the path: the keys counted (a superset first, "weight without its
+            # closing quote: a faster search; then the key exactly).
+            for counted in ([key[:-1] for key in keys], keys):
+                if sum(map(text.count, counted)) - sum(raw.count(key) for raw in in_bad for key in counted) == found:
+                    break
+            else:
+                return None  # some line holds an identifier's key twice
         else:
-            return None  # some line holds an identifier's key twice
-        if two != typed_found:
-            return None  # a typed value with more than two members
+            for exact in (False, True):
+                occurrences = two = 0
+                for scans in self._key_scans:
+                    scan = scans[exact]
+                    for where in (text, *in_bad):
+                        hits = scan(where)
+                        sign = 1 if where is text else -1
+                        occurrences += sign * len(hits)
+                        two += sign * (len(hits) - hits.count(b""))
+                if occurrences == found:
+                    break
+            else:
+                return None  # some line holds an identifier's key twice
+            if two != typed_found:
+                return None  # a typed value with more than two members
         verdicts = kernel.verdicts(columns)
         for i in bad:
             verdicts[i] = ASK
