@@ -25,7 +25,13 @@ Per line, in order:
    with the model's rules (headers in their selector types, properties shadowed by header names
    left out) and each property value converted as ``decode.decode_value`` converts it.
 
-tests/test_fastpath.py compares the two paths on the samples and on lines built to defeat each step.
+In the default mode, a selector that reads one or two properties and no header skips the per-line
+loop of steps 2-5 (``Engine._process_columns``): the chunk's lines decoded by one ``map``, the path
+proofs counted for the chunk, the verdicts from the columns of values (``jmsctl.filter.columns``);
+a chunk that a count cannot prove goes through the per-line loop.
+
+tests/test_fastpath.py compares the two paths on the samples and on lines built to defeat each step;
+tests/test_columns.py the column path.
 """
 
 from __future__ import annotations
