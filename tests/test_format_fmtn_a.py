@@ -17,6 +17,7 @@ from jmsctl.messages import formats
 from jmsctl.messages.formats import fmtn_a, jsonstream
 from jmsctl.messages.loader import read_records
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING, to_f32
+from tests.test_formats import _Repeat
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "tests" / "fixtures" / "formats" / "fmtn-a"
@@ -115,28 +116,9 @@ def test_elements_stream_in_constant_memory() -> None:
     item = b'{"type": "TextMessage", "body": "' + b"y" * 900 + b'", "intProperties": {"n": 1}}'
     count = 20_000
 
-    class Gen(io.RawIOBase):
-        def __init__(self) -> None:
-            self.parts = iter([b"[", *([item + b",\n"] * (count - 1)), item, b"]"])
-            self.buf = b""
-
-        def readable(self) -> bool:
-            return True
-
-        def readinto(self, b: bytearray) -> int:  # type: ignore[override]
-            while len(self.buf) < len(b):
-                nxt = next(self.parts, None)
-                if nxt is None:
-                    break
-                self.buf += nxt
-            n = min(len(b), len(self.buf))
-            b[:n] = self.buf[:n]
-            self.buf = self.buf[n:]
-            return n
-
     tracemalloc.start()
     seen = 0
-    for record in fmtn_a.read(io.BufferedReader(Gen()), "gen", formats.ReadOptions()):
+    for record in fmtn_a.read(io.BufferedReader(_Repeat(b"[", item, count, sep=b",\n", tail=b"]")), "gen", formats.ReadOptions()):
         assert record.message is not None
         seen += 1
     peak = tracemalloc.get_traced_memory()[1]
