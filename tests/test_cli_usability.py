@@ -484,3 +484,12 @@ def test_rejected_records_point_once_at_the_format_document() -> None:
     assert (ROOT / "docs" / "FORMAT.md").is_file()
     quiet = run("filter", "x = 1", str(SAMPLES / "bad-records.ndjson"), "--skip-invalid")
     assert FORMAT_NOTE not in quiet.stderr
+
+
+@pytest.mark.parametrize("command", [("show",), ("validate",), ("validate", "--format", "concise"), ("filter", "x = 1")])
+def test_rejected_records_point_at_the_format_document_once(command: tuple[str, ...]) -> None:
+    """Issue 17 item 17: every command that rejects records says where the format is written down."""
+    bad = run(*command, str(SAMPLES / "bad-records.ndjson"))
+    assert bad.stderr.count("docs/FORMAT.md") == 1, bad.stderr
+    good = run(*command, str(SAMPLES / "orders-small.ndjson"))
+    assert "docs/FORMAT.md" not in good.stderr

@@ -332,7 +332,7 @@ def test_rejected_record_is_shown_with_location_and_exits_2(tmp_path: Path) -> N
     block = r.output.split(f"{path}:2  rejected\n", 1)[1].splitlines()
     assert block[0].split() == ["field", "properties.weight"]
     assert block[1].startswith(" reason  a JSON array is not a property value")
-    assert r.output.rstrip().endswith("after")  # the stream goes on
+    assert r.stdout.rstrip().endswith("after")  # the stream goes on (the FORMAT.md note is on stderr)
 
 
 def test_rejected_record_in_json_format_goes_to_stderr(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from jmsctl.cli.complete import names_for_selector
-from jmsctl.cli.errors import fail, looks_like_selector, say
+from jmsctl.cli.errors import FORMAT_NOTE, fail, looks_like_selector, say
 from jmsctl.cli.locate import at, split_position
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import console
@@ -68,7 +68,7 @@ def show(
         fail("show: --index and --id cannot be used together")
     chosen = None if where is None else _compile_where(where, dialect.value)
     out = _JsonOut() if output_format is ShowFormat.json else _PrettyOut(console())
-    failed = selected = skipped = 0
+    failed = selected = skipped = rejected = 0
     first_skipped = ""
     types = load_types(types_file)
     messages = 0
@@ -90,6 +90,7 @@ def show(
                 selected += 1
                 if record.error is not None:
                     failed += 1
+                    rejected += 1
                     rejections(record)
                 if record.message is not None:
                     messages += 1
@@ -102,6 +103,8 @@ def show(
             _closed_pipe()
         rejections.finish()
     _report_unselected(err, files, message_id, selected, skipped, first_skipped)
+    if rejected:  # where to read what a record may hold, once
+        sys.stderr.write(f"{FORMAT_NOTE}\n")
     picked = any(split_position(path)[1] is not None for path in files)  # FILE:LINE: one record asked for
     raise typer.Exit(2 if failed else 0 if selected or (index is None and message_id is None and where is None and not picked) else 1)
 

@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware
-from jmsctl.cli.errors import say
+from jmsctl.cli.errors import FORMAT_NOTE, say
 from jmsctl.cli.options import from_format, max_record_size
 from jmsctl.cli.render import Format, _gh_escape, console
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, read_records
@@ -157,6 +157,8 @@ def _run(files: list[str], schema: Schema | None, fmt: Format, max_size: int = M
             failures.append(str(exc))
             say(str(exc))
     _finish(fmt, summary, failures)
+    if summary.rejected and fmt is not Format.json:  # where to read what a record may hold, once
+        _stderr(FORMAT_NOTE)
     if failures:
         return 2
     return 1 if summary.errors else 0
