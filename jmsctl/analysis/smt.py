@@ -1,6 +1,6 @@
 """A checked selector AST as SMT formulas: the engine's exact reading (values.py, compiler.py).
 
-Every identifier is a message slot whose *type* is unknown too: a tag (absent, boolean, byte,
+Every identifier is a message slot whose *type* is unknown too: a type (absent, boolean, byte,
 short, int, long, float, double, String) and one variable per representation (a Bool, a 64-bit
 vector for the four integral types, IEEE float32 and float64, a String). An expression's value is
 a small table ``kind -> (guard, term)`` (guards exclusive), so that Java's promotion rules apply per
@@ -26,9 +26,9 @@ import z3
 
 from jmsctl.selector import nodes as n
 from jmsctl.selector.like import split_pattern
+from jmsctl.spec import DELIVERY_MODES, PRIORITY_RANGE
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, RANGES, SHORT, STRING, JType, TypedValue
 
-ABSENT = 0  # tag value of an absent property; JType t has tag t + 1
 MAX_CHAR = 0x2FFFF  # z3's alphabet; characters no literal uses are interchangeable, so this loses nothing
 
 
@@ -143,7 +143,6 @@ HEADER_TYPES: Mapping[str, JType] = {
     "JMSDeliveryMode": STRING, "JMSPriority": INT, "JMSMessageID": STRING,
     "JMSTimestamp": LONG, "JMSCorrelationID": STRING, "JMSType": STRING,
 }
-DELIVERY_MODES = ("PERSISTENT", "NON_PERSISTENT")
 
 
 @dataclass(frozen=True)
@@ -163,18 +162,35 @@ class Domain:
 ANY = Domain()
 
 
+# A slot's type is two integers: its numeric group (what decides the cost of the formulas: none,
+# int-like, long, float, double) and the type within the group. Fixing the group of the names
+# under arithmetic to a constant lets the solver drop every other kind's terms (``split``).
+GROUPS: Mapping[JType | None, tuple[int, int]] = {
+    None: (0, 0), BOOLEAN: (0, 1), STRING: (0, 2), BYTE: (1, 0), SHORT: (1, 1), INT: (1, 2),
+    LONG: (2, 0), FLOAT: (3, 0), DOUBLE: (4, 0),
+}
+BY_GROUP = {g: t for t, g in GROUPS.items()}
+
+
 @dataclass
 class Slot:
     name: str
-    tag: z3.ArithRef
+    group: z3.ArithRef
+    sub: z3.ArithRef
     b: z3.BoolRef
     i: z3.BitVecRef
     f: z3.FPRef
     d: z3.FPRef
     s: z3.SeqRef
+    types: frozenset[JType | None] = frozenset()
 
     def is_type(self, t: JType | None) -> z3.BoolRef:
-        return self.tag == (ABSENT if t is None else int(t) + 1)
+        g, sub = GROUPS[t]
+        return z3.And(self.group == g, self.sub == sub)
+
+    def groups(self) -> list[int]:
+        """The numeric groups this slot's types fall in, cheapest first."""
+        return sorted({GROUPS[t][0] for t in self.types})
 
 
 class Message:
@@ -190,9 +206,6 @@ class Message:
         if found is not None:
             return found
         k = len(self.slots)
-        s = Slot(name, z3.Int(f"t{k}"), z3.Bool(f"b{k}"), z3.BitVec(f"i{k}", 64), z3.FP(f"f{k}", F32S),
-                 z3.FP(f"d{k}", F64S), z3.String(f"s{k}"))
-        self.slots[name] = s
         types: set[JType | None] = {None, *JType}
         header = HEADER_TYPES.get(name)
         if header is not None:
@@ -200,6 +213,9 @@ class Message:
         allowed = self.domain.allowed(name)
         if allowed is not None:
             types &= set(allowed)
+        s = Slot(name, z3.Int(f"g{k}"), z3.Int(f"t{k}"), z3.Bool(f"b{k}"), z3.BitVec(f"i{k}", 64), z3.FP(f"f{k}", F32S),
+                 z3.FP(f"d{k}", F64S), z3.String(f"s{k}"), frozenset(types))
+        self.slots[name] = s
         c = self.constraints
         c.append(z3.Or(*[s.is_type(t) for t in types]) if types else FALSE_F)
         for t in (BYTE, SHORT, INT):
@@ -209,9 +225,9 @@ class Message:
         if STRING in types:
             c.append(z3.Implies(s.is_type(STRING), z3.InRe(s.s, VALID_STRING)))
         if name == "JMSPriority":
-            c.append(z3.Implies(s.is_type(INT), z3.And(s.i >= 0, s.i <= 9)))
+            c.append(z3.Implies(s.is_type(INT), z3.And(s.i >= PRIORITY_RANGE.start, s.i < PRIORITY_RANGE.stop)))
         elif name == "JMSDeliveryMode":
-            c.append(z3.Implies(s.is_type(STRING), z3.Or(*[s.s == z3.StringVal(m) for m in DELIVERY_MODES])))
+            c.append(z3.Implies(s.is_type(STRING), z3.Or(*[s.s == z3.StringVal(m) for m in sorted(set(DELIVERY_MODES.values()))])))
         return s
 
     def value(self, name: str) -> Val:
@@ -230,11 +246,13 @@ class Message:
         """Each slot's value in a model: (JType, Python value), or None for absent."""
         out: dict[str, TypedValue | None] = {}
         for name, s in self.slots.items():
-            tag = model.eval(s.tag, model_completion=True).as_long()  # type: ignore[attr-defined]
-            if tag == ABSENT:
+            g = model.eval(s.group, model_completion=True).as_long()  # type: ignore[attr-defined]
+            sub = model.eval(s.sub, model_completion=True).as_long()  # type: ignore[attr-defined]
+            found = BY_GROUP[(g, sub)]
+            if found is None:
                 out[name] = None
                 continue
-            t = JType(tag - 1)
+            t = found
             if t is BOOLEAN:
                 out[name] = (t, z3.is_true(model.eval(s.b, model_completion=True)))
             elif t.is_integral:
@@ -473,6 +491,31 @@ class Encoder:
             result = (TRUE_F, FALSE_F) if node.negated else (FALSE_F, TRUE_F)
             t, f = z3.If(null, result[0], t), z3.If(null, result[1], f)
         return t, f
+
+
+def hot_names(asts: Iterable[n.Node | None]) -> list[str]:
+    """Names whose numeric type makes formulas expensive, the costliest first: operands of arithmetic
+    and values compared with another non-literal (bit-vector products, FP rounding of variables),
+    then names compared with a number (an int or long variable converted to floating point)."""
+    hot: dict[str, None] = {}
+    warm: dict[str, None] = {}
+
+    def names_in(node: n.Node, into: dict[str, None]) -> None:
+        for x in n.walk(node):
+            if isinstance(x, n.Identifier):
+                into[x.name] = None
+
+    for ast in asts:
+        for node in n.walk(ast) if ast is not None else ():
+            if isinstance(node, (n.Arithmetic, n.Unary)):
+                names_in(node, hot)
+            elif isinstance(node, (n.Comparison, n.Between)):
+                parts = n.children(node)
+                if sum(not isinstance(p, n.Literal) for p in parts) > 1:
+                    names_in(node, hot)
+                elif any(isinstance(p, n.Literal) and p.value[0].is_numeric for p in parts):
+                    names_in(node, warm)
+    return [*hot, *(w for w in warm if w not in hot)]
 
 
 def like_regex(node: n.Like) -> z3.ReRef:
