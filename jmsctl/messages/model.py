@@ -54,7 +54,7 @@ class Message(MessageContract):
     _view: dict[str, TypedValue] | None = field(default=None, repr=False, compare=False)
 
     def selector_values(self) -> dict[str, TypedValue]:
-        """Properties plus the six selectable headers (SEMANTICS.md section 3), built once."""
+        """Properties plus the six selectable headers (docs/SEMANTICS.md#headers), built once."""
         if self._view is None:
             self._view = selector_view(self.headers, self.properties)
         return self._view
