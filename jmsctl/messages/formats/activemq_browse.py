@@ -25,7 +25,7 @@ from jmsctl.messages.decode import RecordError
 from jmsctl.messages.formats import FORMAT_DOC, Format, ReadOptions
 from jmsctl.messages.loader import Record, record_too_large
 from jmsctl.messages.model import DELIVERY_MODES, BytesValue, Message
-from jmsctl.selector.nodes import JMSX_TYPES
+from jmsctl.spec import JMSX_TYPES
 from jmsctl.values import STRING, JType, TypedValue
 
 NAME = "activemq-browse"
