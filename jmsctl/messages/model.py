@@ -11,25 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jmsctl.messages.contract import MessageContract
+from jmsctl.spec import DELIVERY_MODES
 from jmsctl.values import BOOLEAN, INT, LONG, STRING, TypedValue
-
-BODY_TYPES = ("message", "text", "bytes", "map", "stream", "object")
-
-HEADER_NAMES = (
-    "JMSMessageID",
-    "JMSTimestamp",
-    "JMSCorrelationID",
-    "JMSType",
-    "JMSDeliveryMode",
-    "JMSPriority",
-    "JMSDestination",
-    "JMSReplyTo",
-    "JMSExpiration",
-    "JMSDeliveryTime",
-    "JMSRedelivered",
-)
-
-DELIVERY_MODES = {2: "PERSISTENT", 1: "NON_PERSISTENT", "PERSISTENT": "PERSISTENT", "NON_PERSISTENT": "NON_PERSISTENT"}
 
 
 @dataclass(frozen=True)
