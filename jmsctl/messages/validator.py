@@ -23,9 +23,8 @@ from jmsctl.diagnostics import Severity
 from jmsctl.exceptions import MessageFormatException, NullPointerException, NumberFormatException
 from jmsctl.messages.conversion import read_as
 from jmsctl.messages.loader import Record
-from jmsctl.messages.model import HEADER_NAMES, Message
-from jmsctl.selector.identifiers import IDENTIFIER, IDENTIFIER_PART_CHAR, IDENTIFIER_START_CHAR, KEYWORDS
-from jmsctl.selector.nodes import HEADERS, JMSX_TYPES
+from jmsctl.messages.model import Message
+from jmsctl.spec import HEADER_NAMES, HEADERS, IDENTIFIER, IDENTIFIER_PART_CHAR, IDENTIFIER_START_CHAR, JMSX_TYPES, KEYWORDS
 from jmsctl.values import STRING, JType, TypedValue, format_value
 
 ERROR, WARNING = Severity.ERROR, Severity.WARNING

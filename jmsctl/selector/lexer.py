@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from lark.lexer import Token
 
 from jmsctl.diagnostics import Diagnostic, SelectorError, Span, error
-from jmsctl.selector.identifiers import IDENTIFIER_START_CHAR, KEYWORDS, IdentifierRegex
 from jmsctl.selector.limits import clip
 from jmsctl.selector.literals import NUMBER_PATTERN
+from jmsctl.spec.identifiers import IDENTIFIER_START_CHAR, KEYWORDS, IdentifierRegex
 
 OPERATORS = {
     "=": "EQ",

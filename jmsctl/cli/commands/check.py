@@ -109,7 +109,7 @@ Lint = Callable[[str, tuple[Diagnostic, ...]], tuple[Diagnostic, ...]]
 
 def _portability_lint(against: list[str] | None, mistyped: bool) -> Lint:
     """The selector's own diagnostics plus the portability lint's (imported only when asked for)."""
-    from jmsctl.selector import portability
+    from jmsctl.analysis import portability
 
     return lambda text, own: portability.combined(own, portability.diagnostics(text, against or None, mistyped=mistyped))
 

@@ -29,9 +29,10 @@ from jmsctl.cli.render import Source, console, is_terminal, print_full
 from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.filter import Counts, Selection, default_jobs, record_json, select, select_file
 from jmsctl.messages.loader import InputError, Record, judge_line, read_records
-from jmsctl.messages.model import DELIVERY_MODES, HEADER_NAMES, Message
+from jmsctl.messages.model import DELIVERY_MODES, Message
 from jmsctl.messages.rejections import Rejections
 from jmsctl.outputs import Output, OutputError, open_output
+from jmsctl.spec import HEADER_NAMES
 from jmsctl.values import format_value
 
 PROG = "jmsctl filter"

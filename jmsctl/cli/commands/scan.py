@@ -70,7 +70,7 @@ def scan(
 
 
 def _portability_lint(against: list[str] | None, mistyped: bool) -> Lint:
-    from jmsctl.selector import portability
+    from jmsctl.analysis import portability
 
     return lambda text, own: portability.combined(own, portability.diagnostics(text, against or None, mistyped=mistyped))
 

@@ -1,7 +1,12 @@
 """Broker dialects: each one a frozen table of rule switches, each switch with its evidence.
 
 The parser, checker and evaluators read the switches of the dialect they are given; a dialect is
-never a second engine. Adding a dialect: one module holding ``DIALECT`` and one line in ``_MODULES``.
+never a second engine, with one exception measured and kept: the brokers' reading. ActiveMQ Classic
+and Artemis lex lazily with JavaCC (text after a complete expression is never read) and evaluate
+with Java objects (Integer vs Long comparisons, exceptions that mean "not delivered"); those two
+switches (``grammar``, ``evaluation``) select ``broker_parser.py`` and ``broker_evaluator.py``
+here, which build and read the same AST. Adding a dialect: one module holding ``DIALECT`` and one
+line in ``_MODULES``.
 
     from jmsctl.selector import dialects
     dialects.get("artemis").not_binds_tighter   # True

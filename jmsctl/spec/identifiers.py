@@ -32,7 +32,7 @@ def char_class(ranges: tuple[tuple[int, int], ...]) -> str:
 @cache
 def unicode_classes() -> tuple[str, str]:
     """The identifier start and part classes from the whole tables."""
-    from jmsctl.selector.javachars import IDENTIFIER_PART, IDENTIFIER_START
+    from jmsctl.spec.javachars import IDENTIFIER_PART, IDENTIFIER_START
 
     return char_class(IDENTIFIER_START), char_class(IDENTIFIER_PART)
 
