@@ -63,7 +63,7 @@ def selector_view(headers: dict[str, Any], properties: dict[str, TypedValue]) ->
     if headers.get("JMSTimestamp") is not None:
         view["JMSTimestamp"] = (LONG, headers["JMSTimestamp"])
     # Not selectable by the standard (the checker rejects the names); a broker dialect reads them
-    # (jmsctl/selector/headers.py). A property of such a name (an invalid JMS name) is not removed.
+    # (jmsctl/selector/dialects/broker_headers.py). A property of such a name (an invalid JMS name) is not removed.
     if not _BROKER_HEADER_NAMES.isdisjoint(headers):  # rare: one set test per message otherwise
         for name, jtype in _BROKER_HEADER_TYPES:
             v = headers.get(name)
