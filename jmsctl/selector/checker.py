@@ -1,4 +1,4 @@
-"""Static rules of SEMANTICS.md section 2 (errors) and the warnings that catch selectors that
+"""Static rules of docs/SEMANTICS.md#grammar (errors) and the warnings that catch selectors that
 are valid but cannot mean what was written. Also the static type of every node, for explain."""
 
 from __future__ import annotations
