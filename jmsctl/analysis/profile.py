@@ -27,7 +27,8 @@ from typing import Any
 from jmsctl.analysis.sketches import EXACT_DISTINCT, HLL_ERROR, Distinct, Frequent, key_hash
 from jmsctl.messages.encode import typed_json
 from jmsctl.messages.loader import Record
-from jmsctl.messages.model import BODY_TYPES, DELIVERY_MODES, Message
+from jmsctl.messages.model import Message
+from jmsctl.spec import BODY_TYPES, DELIVERY_MODES
 from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, LONG, STRING, JType, TypedValue
 
 SCHEMA_VERSION = 1

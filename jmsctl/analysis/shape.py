@@ -27,9 +27,10 @@ from types import MappingProxyType
 from typing import Any
 
 from jmsctl.analysis.profile import HEADER_TYPES, Profile
+from jmsctl.spec import HEADERS
 from jmsctl.values import JType
 
-SELECTABLE_HEADERS = ("JMSDeliveryMode", "JMSPriority", "JMSMessageID", "JMSTimestamp", "JMSCorrelationID", "JMSType")
+SELECTABLE_HEADERS = HEADERS  # the six a selector reads (jmsctl.spec)
 
 
 @dataclass(frozen=True)
