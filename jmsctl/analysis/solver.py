@@ -205,12 +205,23 @@ def _solve(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str], timeou
         solver.add(part, *(s.group == g for s, g in zip(slots, combo, strict=True)))
         outcome = solver.check()
         if outcome == z3.sat:
-            return solver.model()
+            model = solver.model()
+            solver.add(*_plain(message))  # a witness a person reads easily, if one exists: ints as int
+            solver.set("timeout", max(1, min(500, int((deadline - time.monotonic()) * 1000))))
+            return solver.model() if solver.check() == z3.sat else model
         if outcome != z3.unsat:
             reasons.append(solver.reason_unknown())
     if not reasons:
         return "unsat"
     return f"the solver gave up ({', '.join(dict.fromkeys(reasons))}; timeout {timeout:g} s)"
+
+
+def _plain(message: smt.Message) -> list[z3.BoolRef]:
+    """Preferences for a witness: a byte/short/int-group value is an int, where int is allowed."""
+    from jmsctl.values import INT
+
+    g, sub = smt.GROUPS[INT]
+    return [z3.Implies(s.group == g, s.sub == sub) for s in message.slots.values() if INT in s.types]
 
 
 def _verdict(model: z3.ModelRef, tri: smt.Tri) -> str:

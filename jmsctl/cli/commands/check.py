@@ -69,6 +69,7 @@ def check(
     portability: bool = typer.Option(False, "--portability", help="Also warn (W020-W030, with a witness message) where a broker dialect reads the selector differently from the standard."),
     against: Optional[list[str]] = typer.Option(None, "--against", metavar="DIALECT", help="Dialects --portability compares with (repeatable; default: every broker dialect but ibm)."),  # noqa: UP045, B008
     mistyped: bool = typer.Option(False, "--mistyped", help="With --portability: also try witnesses whose properties have a kind the selector does not expect (an int where LIKE wants a String)."),
+    solver_timeout: float = typer.Option(1.0, "--solver-timeout", min=0, metavar="SECONDS", help="Seconds the solver may spend proving W040 (selects nothing) or W041 (selects everything) for one selector; 0 turns them off."),
 ) -> None:
     """Check selectors for errors and warnings.
 
@@ -98,7 +99,9 @@ def check(
         fail(f"check: unknown dialect {unknown[0]!r} for --against: one of {', '.join(sel.DIALECTS)}")
     if (against or mistyped) and not portability:
         fail("check: --against and --mistyped go with --portability")
-    lint = _portability_lint(against, mistyped) if portability else None
+    from jmsctl.analysis.vacuity import with_vacuity
+
+    lint = with_vacuity(_portability_lint(against, mistyped) if portability else None, dialect.value, solver_timeout)
     with closed_pipe_exits_quietly():
         status = _report(sources, output_format, strict, dialect.value, lint)
     raise typer.Exit(status)

@@ -39,6 +39,7 @@ def scan(
     portability: bool = typer.Option(False, "--portability", help="Also warn, as check does, where a broker dialect reads a selector differently from the standard (selectors known whole)."),
     against: Optional[list[str]] = typer.Option(None, "--against", metavar="DIALECT", help="Dialects --portability compares with (repeatable; default: every broker dialect but ibm)."),  # noqa: UP045, B008
     mistyped: bool = typer.Option(False, "--mistyped", help="With --portability: also try witnesses whose properties have a kind the selector does not expect."),
+    solver_timeout: float = typer.Option(1.0, "--solver-timeout", min=0, metavar="SECONDS", help="Seconds the solver may spend proving W040 (selects nothing) or W041 (selects everything) for one selector; 0 turns them off."),
 ) -> None:
     """Find selectors in source and config files and check each at its line and column. Exit 0 clean, 1 findings, 2 usage or I/O error.
 
@@ -48,7 +49,9 @@ def scan(
         fail(f"scan: unknown dialect {unknown[0]!r} for --against: one of {', '.join(DIALECTS)}")
     if (against or mistyped) and not portability:
         fail("scan: --against and --mistyped go with --portability")
-    lint = _portability_lint(against, mistyped) if portability else None
+    from jmsctl.analysis.vacuity import with_vacuity
+
+    lint = with_vacuity(_portability_lint(against, mistyped) if portability else None, dialect.value, solver_timeout)
     filters = Filters(tuple(include or ()), tuple(exclude or ()))
     results: list[FileResult] = []
     failures: list[str] = []
