@@ -3,7 +3,8 @@
 - No file a user reads (README.md, docs/, samples/, the package's docstrings, help and messages)
   sends the reader to ``../shared``: a clone of the repository does not have it.
 - Every relative link of README.md, docs/*.md and samples/README.md resolves, anchors included, and so
-  does every ``docs/NAME.md#anchor`` cited in the package (help texts, messages, docstrings).
+  does every ``docs/NAME.md#anchor`` cited in the package (help texts, messages, docstrings), the
+  tests, scripts and benches.
 - Every example table of docs/SEMANTICS.md holds: each row's selector, on each row's message, gives
   the result the row states, under the dialect of its column.
 """
@@ -123,9 +124,17 @@ def test_readme_links_every_document_in_docs() -> None:
     assert not missing, f"README.md links none of {missing}"
 
 
-def test_every_docs_citation_in_the_package_resolves() -> None:
+def _citing_files() -> list[Path]:
+    out = [ROOT / "README.md"]
+    for top in ("jmsctl", "tests", "scripts", "bench"):
+        out += sorted(p for p in (ROOT / top).rglob("*") if p.is_file() and p.suffix in (".py", ".java", ".sh", ".md", ".lark"))
+    return [p for p in out if p != Path(__file__)]  # this file names bad citations on purpose
+
+
+def test_every_docs_citation_resolves() -> None:
+    """``docs/NAME.md#anchor`` in help texts, messages, docstrings and comments names a real section."""
     problems = []
-    for path in [ROOT / "README.md", *sorted((ROOT / "jmsctl").rglob("*.py"))]:
+    for path in _citing_files():
         text = path.read_text(encoding="utf-8")
         for m in _CITED.finditer(text):
             name, anchor = m.groups()
