@@ -26,7 +26,7 @@ def coverage(
     timeout: float = typer.Option(solver.DEFAULT_TIMEOUT, "--timeout", min=0.01, help=sets.TIMEOUT_HELP),
     output_format: TextOrJson = typer.Option(TextOrJson.text, "--format", help="text (the witness as show prints it) or json (one object)."),  # noqa: B008
 ) -> None:
-    """Prove that every message is selected by at least one selector, or show one that none selects.
+    """Prove every message is selected by some selector, or show one.
 
     Exit 0 covered (proved), 1 gap (with a witness selected by none), 2 usage or input error, 3 unknown.
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 import typer
@@ -21,7 +22,7 @@ def diff(
     timeout: float = typer.Option(solver.DEFAULT_TIMEOUT, "--timeout", min=0.01, help=sets.TIMEOUT_HELP),
     output_format: TextOrJson = typer.Option(TextOrJson.text, "--format", help="text (the witness as show prints it) or json (one object a pair)."),  # noqa: B008
 ) -> None:
-    """Prove that two selectors select the same messages, or show a message only one selects.
+    """Prove two selectors select the same messages, or show a witness.
 
     Exit 0 equivalent (proved), 1 different (with a witness message and each selector's verdict), 2 usage or input error, 3 unknown (the solver gave up within --timeout).
 
@@ -46,7 +47,7 @@ def diff(
     printer = sets.Printer(output_format is TextOrJson.json, dialect.value, pipe_aware(console()))
     with closed_pipe_exits_quietly():
         for a, b in zip(old, new, strict=True):
-            answer = sets.ask(lambda a=a, b=b: solver.equivalent(a.text, b.text, dialect.value, timeout))
+            answer = sets.ask(functools.partial(solver.equivalent, a.text, b.text, dialect.value, timeout))
             headline = {"equivalent": "the same messages are selected", "different": "a message selected by one only",
                         "unknown": "no answer"}[answer.result]
             labels = (f"old {sets.where(a)}", f"new {sets.where(b)}") if files else ("old", "new")
