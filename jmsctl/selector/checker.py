@@ -1,11 +1,11 @@
-"""Static rules of SEMANTICS.md section 2 (errors) and the warnings that catch selectors that
+"""Static rules of docs/SEMANTICS.md#grammar (errors) and the warnings that catch selectors that
 are valid but cannot mean what was written. Also the static type of every node, for explain."""
 
 from __future__ import annotations
 
 from jmsctl.diagnostics import Diagnostic, Span, error, warning
 from jmsctl.selector import nodes as n
-from jmsctl.selector.headers import BROKER_HEADERS, broker_header_note
+from jmsctl.selector.dialects.broker_headers import BROKER_HEADERS, broker_header_note
 from jmsctl.selector.limits import MAX_DEPTH, MAX_DIAGNOSTICS, clip
 from jmsctl.selector.lints import by_node_type, root_rules
 from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, INT, LONG, STRING, JType, format_plain, promote
@@ -307,7 +307,7 @@ def _check_identifier(node: n.Identifier, out: list[Diagnostic]) -> None:
     if kind is n.IdentifierKind.INVALID:
         why = NOT_SELECTABLE.get(node.name, "names starting with JMS are reserved")
         hint = "JMSX... and JMS_... names are properties; other JMS names are not selectable"
-        if node.name in BROKER_HEADERS:  # selector/headers.py: ActiveMQ Classic evaluates them anyway
+        if node.name in BROKER_HEADERS:  # selector/dialects/broker_headers.py: ActiveMQ Classic evaluates them anyway
             hint = broker_header_note(node.name) + "; --dialect activemq reads it as ActiveMQ does"
         out.append(error("E113", f"{clip(node.name)} cannot be used in a selector: {why}", node.span,
                          expected=(f"one of the six selectable headers: {SIX}",), hint=hint))
