@@ -127,7 +127,7 @@ def _is_boolean(text: str, d: Diagnostic) -> tuple[Edit, Fix] | None:
             before = "" if m.start() > 0 and text[m.start() - 1].isspace() else " "
             written = " ".join(text[m.start() : m.end()].split())
             return (m.start(), m.start(2), f"{before}{op} "), Fix("E002", f"'{written}' -> '{op} {value}'",
-                                                                   f"{written.upper()} meant a comparison (a NULL property then selects nothing)")
+                                                                   f"{written.upper()} meant '{op} {value.upper()}' (a NULL property then selects nothing)")
     return None
 
 
@@ -229,14 +229,14 @@ def _portability_sites(text: str, ast: n.Node, reported: Iterable[str], dialects
     return list(out.values())
 
 
-def _suggestions(text: str, analysis: sel.Analysis) -> list[Suggestion]:
+def _suggestions(text: str, analysis: sel.Analysis, found: Sequence[Diagnostic] | None) -> list[Suggestion]:
     """Rewrites of a valid selector that change what it selects: shown, never applied."""
     out: list[Suggestion] = []
     why = "it changes which messages are selected"
     ast = analysis.ast
     if ast is None:
         return out
-    for d in analysis.warnings:
+    for d in (analysis.warnings if found is None else [d for d in found if not d.is_error]):
         edit: Edit | None = None
         title = ""
         if d.code in ("W014", "W004") and "did you mean" in d.message:
@@ -258,15 +258,18 @@ def _suggestions(text: str, analysis: sel.Analysis) -> list[Suggestion]:
 
 
 def fix(text: str, dialect: str = "jakarta", *, portability: Sequence[Diagnostic] | None = None,
-        against: Sequence[str] = ("artemis", "activemq")) -> Fixed:
+        against: Sequence[str] = ("artemis", "activemq"), found: Sequence[Diagnostic] | None = None) -> Fixed:
     """Every applicable fix of one selector. ``portability``: the portability lint's diagnostics
-    of ``text`` (``--portability``): the rewrites that answer them are applied where proven."""
+    of ``text`` (``--portability``): the rewrites that answer them are applied where proven.
+    ``found``: the diagnostics of ``text`` as reported (W016 told the dumps' names): what the
+    suggestions answer when no fix changed the text."""
     repaired, fixes, analysis = _repair(text, dialect)
     if fixes and not analysis.valid:  # half a repair is no repair: all or nothing
         return Fixed(text, text, (), False, f"not fixed: still invalid after {len(fixes)} fix{'es' if len(fixes) > 1 else ''} "
                      f"({analysis.errors[0].code} {analysis.errors[0].message})")
     if not analysis.valid:
-        return Fixed(text, text, (), False, "no fix for " + analysis.errors[0].code)
+        first = analysis.errors[0]
+        return Fixed(text, text, (), False, f"not fixed: no fix for {first.code} {first.message}")
     proof = "made valid" if fixes else "unchanged"
     if portability and analysis.ast is not None and not fixes:
         sites = _portability_sites(repaired, analysis.ast, (d.code for d in portability), against)
@@ -278,7 +281,8 @@ def fix(text: str, dialect: str = "jakarta", *, portability: Sequence[Diagnostic
                 repaired = candidate
                 proof = "same AST"
                 analysis = sel.analyze(repaired, dialect)
-    return Fixed(text, repaired, tuple(fixes), analysis.valid, proof, tuple(_suggestions(repaired, analysis)))
+    return Fixed(text, repaired, tuple(fixes), analysis.valid, proof,
+                 tuple(_suggestions(repaired, analysis, found if repaired == text else None)))
 
 
 def _tidy(text: str, edit: Edit) -> Edit:
