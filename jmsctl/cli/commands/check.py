@@ -113,7 +113,7 @@ def check(
         if fix or diff:
             from jmsctl.cli.commands.check_fix import report_fixes
 
-            status = report_fixes(sources, texts, output_format is Format.json, diff, dialect.value, lint, portability)
+            status = report_fixes(sources, texts, output_format is Format.json, diff, dialect.value, lint, portability, write_json)
         else:
             status = _report(sources, output_format, strict, dialect.value, lint)
     raise typer.Exit(status)

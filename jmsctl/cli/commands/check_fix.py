@@ -9,7 +9,6 @@ from typing import Any
 
 from jmsctl import selector as sel
 from jmsctl.analysis import fixes
-from jmsctl.cli.commands.check import write_json
 from jmsctl.cli.render import Source
 from jmsctl.diagnostics import Diagnostic
 from jmsctl.patch import unified
@@ -38,8 +37,8 @@ def notes(where: str, fixed: fixes.Fixed) -> list[str]:
 
 
 def report_fixes(sources: list[Source], texts: dict[str, str], as_json: bool, diff: bool, dialect: str,
-                 lint: Lint | None, portability: bool) -> int:
-    """Exit 1 when a selector is still invalid after fixing, else 0."""
+                 lint: Lint | None, portability: bool, write_json: Callable[[Any], None]) -> int:
+    """Exit 1 when a selector is still invalid after fixing, else 0. ``write_json``: check's writer."""
     results = [(src, fix_source(src, dialect, lint, portability)) for src in sources]
     invalid = sum(1 for _, f in results if not f.valid)
     if as_json:
