@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from jmsctl.analysis.sketches import EXACT_DISTINCT, HLL_ERROR, Distinct, Frequent, key_hash
+from jmsctl.analysis.sketches import EXACT_DISTINCT, HLL_ERROR, Distinct, Frequent
 from jmsctl.messages.encode import typed_json
 from jmsctl.messages.loader import Record
 from jmsctl.messages.model import Message
@@ -49,6 +49,7 @@ HEADER_TYPES: dict[str, JType] = {
 
 _ELLIPSIS = "\u2026"
 _INF = float("inf")
+_PREFIX = {t: t.java_name + ":" for t in JType}
 
 
 def value_key(value: TypedValue) -> str:
@@ -61,11 +62,9 @@ def value_key(value: TypedValue) -> str:
         return f"String:{v[:LONG_STRING]}{_ELLIPSIS}{digest}"
     if t is BOOLEAN:
         return "boolean:true" if v else "boolean:false"
-    if t is FLOAT:
-        return "float:" + hex_text(v)
-    if t is DOUBLE:
-        return "double:" + hex_text(v)
-    return f"{t.java_name}:{v}"
+    if t is FLOAT or t is DOUBLE:
+        return _PREFIX[t] + hex_text(v)
+    return _PREFIX[t] + str(v)
 
 
 def hex_text(d: float) -> str:
@@ -194,7 +193,7 @@ class _Name:
     def add(self, value: TypedValue) -> None:
         self.types[value[0]] += 1
         key = value_key(value)
-        self.distinct.add(key_hash(key))
+        self.distinct.add(key)
         self.frequent.add(key)
 
     def result(self, name: str, messages: int, top: int) -> NameProfile:

@@ -3,10 +3,9 @@
 Both are exact while the stream is small and become estimates, labelled as such, once it is not,
 so that profiling a dump holds a bounded amount per property whatever the number of messages:
 
-- ``Distinct``: the 64-bit hashes of the values seen, exactly, up to ``EXACT_DISTINCT`` of them;
-  beyond, a HyperLogLog of ``2**HLL_P`` one-byte registers (relative standard error
-  1.04/sqrt(4096) = 1.6%). Exact means exact up to a collision of 64-bit hashes (for 4,096
-  values, odds below 1e-12).
+- ``Distinct``: the keys of the values seen (bounded in length: ``profile.value_key``), exactly,
+  up to ``EXACT_DISTINCT`` of them; beyond, a HyperLogLog of ``2**HLL_P`` one-byte registers
+  (relative standard error 1.04/sqrt(4096) = 1.6%).
 - ``Frequent``: Misra-Gries with ``capacity`` counters. While no value was ever evicted
   (``dropped == 0``), every count is exact and every value is there. After that a kept count is
   a lower bound and the true count is at most ``dropped`` more; every value more frequent than
@@ -26,7 +25,7 @@ import hashlib
 import math
 
 EXACT_DISTINCT = 1024
-"""Distinct values counted exactly (as hashes), per name; beyond, the HyperLogLog estimate."""
+"""Distinct values counted exactly (their keys held), per name; beyond, the HyperLogLog estimate."""
 
 HLL_P = 12
 HLL_M = 1 << HLL_P
@@ -57,29 +56,26 @@ def hll_estimate(registers: bytes | bytearray | dict[int, int]) -> int:
 
 
 class Distinct:
-    """Distinct values of one stream, exact up to ``limit`` hashes, then estimated (HyperLogLog)."""
+    """Distinct values of one stream, exact up to ``limit`` keys (held), then estimated (HyperLogLog)."""
 
-    __slots__ = ("hashes", "limit", "registers")
+    __slots__ = ("keys", "limit", "registers")
 
     def __init__(self, limit: int = EXACT_DISTINCT) -> None:
         self.limit = limit
-        self.hashes: set[int] | None = set()
+        self.keys: set[str] | None = set()
         self.registers: bytearray | None = None
 
-    def add(self, h: int) -> None:
-        hashes = self.hashes
-        if hashes is not None:
-            if h in hashes:
-                return
-            hashes.add(h)
-            if len(hashes) <= self.limit:
-                return
-            self.registers = bytearray(HLL_M)  # too many: from now on the registers only
-            self.hashes = None
-            for old in hashes:
-                self._register(old)
-            return
-        self._register(h)
+    def add(self, key: str) -> None:
+        keys = self.keys
+        if keys is None:
+            self._register(key_hash(key))
+        elif key not in keys:
+            keys.add(key)
+            if len(keys) > self.limit:  # too many: from now on the registers only
+                self.registers = bytearray(HLL_M)
+                self.keys = None
+                for old in keys:
+                    self._register(key_hash(old))
 
     def _register(self, h: int) -> None:
         registers = self.registers
@@ -91,18 +87,18 @@ class Distinct:
 
     @property
     def exact(self) -> bool:
-        return self.hashes is not None
+        return self.keys is not None
 
     @property
     def count(self) -> int:
-        if self.hashes is not None:
-            return len(self.hashes)
+        if self.keys is not None:
+            return len(self.keys)
         assert self.registers is not None
         return hll_estimate(self.registers)
 
     def size(self) -> int:
-        """Entries held (hashes or registers): never more than max(limit, HLL_M)."""
-        return len(self.hashes) if self.hashes is not None else len(self.registers or ())
+        """Entries held (keys or registers): never more than max(limit, HLL_M)."""
+        return len(self.keys) if self.keys is not None else len(self.registers or ())
 
 
 class Frequent:

@@ -76,7 +76,7 @@ def check(
 ) -> None:
     """Check selectors for errors and warnings.
 
-    Selectors come as arguments, from files (-f, one a line) or stdin ('-'). Exit 0 all valid, 1 any invalid (or a warning with --strict), 2 usage or input error (an empty input too).
+    Selectors come as arguments, from files (-f, one a line) or stdin ('-'). Exit 0 all valid, 1 any invalid (or a warning with --strict), 2 usage or input error (an empty input too). The rules: docs/SEMANTICS.md.
 
     Example: jmsctl check -f samples/selectors.txt --format concise
     """
