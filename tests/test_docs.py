@@ -229,14 +229,15 @@ def test_only_java_white_space(text: str) -> None:
 # ----- diagnostics cite the rule they enforce -----------------------------------------------------
 
 
-def test_full_diagnostics_end_with_the_rule_they_enforce() -> None:
-    from jmsctl.cli.render import RULES, Source, full
+def test_diagnostics_cite_the_rule_they_enforce() -> None:
+    from jmsctl.cli.render import RULES, Source, diagnostic_json, full
 
     for text, code, rule in [("x LIKE 7", "E106", "docs/SEMANTICS.md#like"), ("JMSDestination = 'q'", "E113", "docs/SEMANTICS.md#headers"),
                              ("x IN (1)", "E105", "docs/SEMANTICS.md#in"), ("017 = 15", "W001", "docs/SEMANTICS.md#integer-literals")]:
         diags = [*jmsctl.analyze(text).errors, *jmsctl.analyze(text).warnings]
         assert diags[0].code == code and RULES[code] == rule
         assert full(Source("<arg>", text), diags[0]).plain.splitlines()[-1] == f"  = rule: {rule}"
+        assert diagnostic_json(Source("<arg>", text), diags[0])["rule"] == rule
 
 
 def test_every_code_the_readme_lists_for_a_rule_of_semantics_cites_it() -> None:
