@@ -60,7 +60,7 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 def summary(name: str, times: list[float], outcomes: Counter[str]) -> dict[str, Any]:
     ordered = sorted(times)
-    p99 = ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))] if ordered else 0.0
+    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))] if ordered else 0.0
     return {"question": name, "count": len(times), "median_ms": 1000 * statistics.median(ordered) if ordered else 0.0,
             "p99_ms": 1000 * p99, "max_ms": 1000 * (ordered[-1] if ordered else 0.0), "total_s": sum(times),
             "answers": dict(outcomes)}
