@@ -300,6 +300,7 @@ def test_generated_differential():
             continue
         kind = judge(QUESTIONS[i % len(QUESTIONS)], texts, dialect, rng)
         answers[kind] = answers.get(kind, 0) + 1
+    print("answers:", answers)
     # the differential means something only if both kinds of answer occur often
     assert answers.get("Proof", 0) > PAIRS // 10 and answers.get("Witness", 0) > PAIRS // 4, answers
     assert answers.get("Unknown", 0) < PAIRS // 7, answers  # FP-heavy pairs may time out on a loaded machine
