@@ -247,7 +247,7 @@ def test_scan_fix_rewrites_the_tree_in_place_as_after_keeping_modes(tree: Path) 
     assert done.returncode == 1, done.stderr  # what remains: a concatenation and a run-time selector with '!='
     assert _tree(tree) == _tree(FIXTURES / "after")
     assert yml.stat().st_mode & 0o777 == 0o640
-    assert "src/main/java/shop/Orders.java:14:39: not fixed (built at run time" in done.stderr
+    assert "src/main/java/shop/Orders.java:15:39: not fixed (built at run time" in done.stderr
     assert "src/main/resources/broker.xml:11:25: fixed E005: \"red\" -> 'red'" in done.stderr
     assert {line.split(": ")[1].split()[0] for line in done.stdout.splitlines()} == {"I001", "E006", "W016"}
     again = _scan(tree, "--diff", ".")

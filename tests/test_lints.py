@@ -37,7 +37,8 @@ def codes(text: str) -> list[str]:
     ("JMSType = car", "W016", 11),
     ("JMSType IN ('closed, saleUpdate')", "W017", 13),
     ("x IN ('a', 'b,c', 'd')", "W017", 12),
-    ("topic", "W018", 1),
+    ("topic", "W018", 1),  # createConsumer(topic, "topic"): seen in public code
+    ("podsistem", "W018", 1),
     ("mySubscription", "W018", 1),
     ("(orders)", "W018", 2),
 ])
@@ -74,6 +75,8 @@ def test_hints_say_the_fix() -> None:
     "isUrgent",  # reads as a boolean
     "hasAttachment",
     "urgent_flag",
+    "AnswerAlreadyPlayed",  # a participle: public code sets such names with setBooleanProperty and selects on them bare
+    "processed",
     "a",
     "NOT topic",  # a condition written as one
     "JMSType = 'car' AND color = 'blue' AND weight > 2500",
