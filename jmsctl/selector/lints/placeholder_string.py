@@ -28,7 +28,10 @@ def _literals(node: n.Node) -> list[tuple[n.Literal, bool]]:
     (not in a LIKE pattern, where '%s' is 'ends with s')."""
     kind = type(node)
     if kind is n.Comparison:
-        return [(x, True) for x in (node.left, node.right) if type(x) is n.Literal]  # type: ignore[union-attr, misc]
+        left, right = node.left, node.right  # type: ignore[union-attr]
+        if type(left) is not n.Literal and type(right) is not n.Literal:
+            return []
+        return [(x, True) for x in (left, right) if type(x) is n.Literal]  # type: ignore[misc]
     if kind is n.InList:
         return [(x, True) for x in node.items if type(x) is n.Literal]  # type: ignore[union-attr, misc]
     if kind is n.Like and type(node.pattern) is n.Literal:  # type: ignore[union-attr]
