@@ -34,6 +34,7 @@ from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.messages.decode import decode_message
 from jmsctl.messages.encode import message_json
 from jmsctl.messages.model import Message
+from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
 from jmsctl.values import TypedValue, tri_name
 
@@ -154,7 +155,7 @@ def _ask(texts: Sequence[str], dialect: str, timeout: float, domain: smt.Domain,
     if dialect not in ENCODED:
         return _search(texts, asts, dialect, confirmed, found, domain)
     ctx_message = smt.Message(domain)
-    encoder = smt.Encoder(ctx_message, ibm=dialect == "ibm")
+    encoder = smt.Encoder(ctx_message, ibm=dialects.get(dialect).ibm_whole_false)
     try:
         tris = [encoder.selector(ast) for ast in asts]
     except smt.Unsupported as exc:
