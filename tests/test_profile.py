@@ -176,7 +176,7 @@ def test_profile_of_sample_adds_up() -> None:
     for name in ("color", "weight"):
         entry = next(e for e in r.properties if e.name == name)
         truth = Counter(value_key(m.properties[name]) for m in messages if name in m.properties)
-        if len(truth) <= 100:  # few values: everything exact
+        if len(truth) <= CAPACITY:  # few values: everything exact
             assert entry.distinct == len(truth) and entry.distinct_exact and entry.common_exact
             assert [(v.key, v.count) for v in entry.common] == sorted(truth.items(), key=lambda kv: (-kv[1], kv[0]))[:10]
         else:  # weight: 1,144 values, past both bounds: estimates, within what they say

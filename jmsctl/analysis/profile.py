@@ -36,7 +36,7 @@ LONG_STRING = 200
 """Characters of a String value kept in its key; a longer one is keyed by this prefix and its MD5."""
 TOP = 10
 """Most common values reported per name (``--top``)."""
-CAPACITY = 100
+CAPACITY = 1024
 """Counters kept per name for the most common values: exact while a name has at most this many distinct values."""
 
 HEADER_TYPES: dict[str, JType] = {
