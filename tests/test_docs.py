@@ -207,7 +207,7 @@ def _answer(selector: str, message: dict, dialect: str, expected: str) -> str:
 
 def test_semantics_has_examples_for_every_rule() -> None:
     assert len(ROWS) > 150
-    assert {dialect for _, _, _, dialect, _ in ROWS} == {"jakarta", "ibm"}
+    assert {dialect for _, _, _, dialect, _ in ROWS} == {"jakarta", "ibm", "artemis", "activemq"}
 
 
 @pytest.mark.parametrize(("line", "selector", "message", "dialect", "expected"), ROWS,
@@ -224,3 +224,27 @@ def test_empty_selector_selects_every_message(text: str) -> None:
 @pytest.mark.parametrize("text", ["x\u000b= 1", "x\u00a0= 1"])
 def test_only_java_white_space(text: str) -> None:
     assert [d.code for d in jmsctl.analyze(text).errors] == ["E001"]
+
+
+# ----- diagnostics cite the rule they enforce -----------------------------------------------------
+
+
+def test_diagnostics_cite_the_rule_they_enforce() -> None:
+    from jmsctl.cli.render import RULES, Source, diagnostic_json, full
+
+    for text, code, rule in [("x LIKE 7", "E106", "docs/SEMANTICS.md#like"), ("JMSDestination = 'q'", "E113", "docs/SEMANTICS.md#headers"),
+                             ("x IN (1)", "E105", "docs/SEMANTICS.md#in"), ("017 = 15", "W001", "docs/SEMANTICS.md#integer-literals")]:
+        diags = [*jmsctl.analyze(text).errors, *jmsctl.analyze(text).warnings]
+        assert diags[0].code == code and RULES[code] == rule
+        assert full(Source("<arg>", text), diags[0]).plain.splitlines()[-1] == f"  = rule: {rule}"
+        assert diagnostic_json(Source("<arg>", text), diags[0])["rule"] == rule
+
+
+def test_every_code_the_readme_lists_for_a_rule_of_semantics_cites_it() -> None:
+    """The E0xx/E1xx codes of README's table that enforce a rule of docs/SEMANTICS.md all name its section."""
+    from jmsctl.cli.render import RULES
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| (E0\d\d|E1\d\d)\b", readme, re.M))
+    beyond = {"E017", "E018", "E120", "E121"}  # not rules of the language: a second look at the text, and limits
+    assert listed - beyond <= set(RULES), sorted(listed - beyond - set(RULES))

@@ -9,7 +9,7 @@ theory), integer division truncates (bvsdiv) and a zero divisor gives NULL, a St
 arithmetic is a type error that makes a comparison FALSE. A condition is a pair of formulas
 ``(is TRUE, is FALSE)``: UNKNOWN is neither, so three-valued logic needs no third formula.
 
-The ``ibm`` dialect's "whole selector FALSE" (SEMANTICS.md section 5) is a disjunction of the
+The ``ibm`` dialect's "whole selector FALSE" (docs/SEMANTICS.md#ibm-dialect) is a disjunction of the
 conditions under which some node would raise, collected while encoding: the IBM evaluator
 evaluates every operand, so every node counts.
 """
@@ -387,7 +387,7 @@ class Encoder:
                     if k in (K.I32, K.I64):
                         if op == "/":
                             zero = y == 0
-                            out.add(_and(g, zero), K.NULL)  # SEMANTICS.md section 4: integer division by zero
+                            out.add(_and(g, zero), K.NULL)  # docs/SEMANTICS.md#numeric-promotion: integer division by zero
                             out.add(_and(g, z3.Not(zero)), k, x / y)  # bvsdiv truncates; MIN / -1 wraps
                         else:
                             out.add(g, k, x + y if op == "+" else x - y if op == "-" else x * y)
@@ -427,7 +427,7 @@ class Encoder:
             v = self.msg.value(node.name)
             other = v.guard(*(k for k in v.cases if k not in (K.NULL, K.BOOL)))
             if self.ibm:
-                self.aborts.append(other)  # SEMANTICS.md section 5: 'x' stands for 'x = TRUE', unlike types
+                self.aborts.append(other)  # docs/SEMANTICS.md#ibm-dialect: 'x' stands for 'x = TRUE', unlike types
             if K.BOOL in v.cases:
                 g, b = v.cases[K.BOOL]
                 return z3.And(g, b), z3.Or(z3.And(g, z3.Not(b)), other)
