@@ -50,7 +50,7 @@ def profile_command(
     source_format: Optional[str] = from_format(),  # noqa: UP045
     types_file: Optional[str] = property_types(),  # noqa: UP045
 ) -> None:
-    """Profile message dumps: per property and header the types, absent count, distinct and most common values.
+    """Profile dumps: types, absent counts and values of each property.
 
     Read in one pass in bounded memory. Counts add up: read = profiled + rejected. Exit 0 profiled, 2 a rejected record or an unreadable input.
 
@@ -185,7 +185,7 @@ def _table(title: str, names: tuple[NameProfile, ...], messages: int) -> Rendera
 def _common(p: NameProfile, mixed: bool) -> str:
     """The most common values; when the counts are bounds, only those that provably beat every value
     not listed (a value not kept occurred at most ``common_slack`` times, a kept one at least its count)."""
-    if p.distinct_exact and p.distinct == p.present > 1:
+    if p.distinct_exact and p.distinct == p.present > len(p.common):  # listing some would pick arbitrary ones
         return "(each value once)"
     if p.common_exact:
         return ", ".join(f"{_value_text(v.key, mixed)} {v.count:,}" for v in p.common)
