@@ -27,9 +27,9 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
+
+from childrun import run  # bench/: the script's own directory is on sys.path
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,20 +56,6 @@ def generate(path: Path, count: int) -> None:
             properties = {**m.properties, "orderId": (LONG, 4_294_967_296 + n)} if "orderId" in m.properties else m.properties
             doc = message_json(type(m)(headers, properties, m.body_type, m.body, m.null_properties))
             out.write(orjson.dumps(doc) + b"\n")
-
-
-def run(cmd: list[str]) -> tuple[float, float, float, str]:
-    """(wall seconds, CPU seconds and peak RSS in MB of this child alone (wait4), stdout)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env={**os.environ, "PYTHONPATH": str(ROOT)})
-        _, status, usage = os.wait4(proc.pid, 0)
-        elapsed = time.perf_counter() - start
-        if os.waitstatus_to_exitcode(status) != 0:
-            err.seek(0)
-            sys.stderr.write(err.read().decode(errors="replace")[-2000:])
-        out.seek(0)
-        return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out.read().decode()
 
 
 def _counts(output: str, profiled: bool) -> str:
@@ -113,7 +99,7 @@ def main() -> None:
     print(f"{'what':36} {'wall s':>7} {'CPU s':>7} {'msgs/CPU-s':>10} {'peak RSS MB':>11}  messages, rejected")
     rows = []
     for name, kind, cmd, profiled in cases:
-        elapsed, cpu, peak, out = run(cmd)
+        elapsed, cpu, peak, out = run(cmd, ok=(0,))
         n = sizes[kind]
         row = {"what": name, "messages": n, "wall_s": round(elapsed, 2), "cpu_s": round(cpu, 2), "msgs_per_cpu_s": round(n / cpu),
                "peak_rss_mb": round(peak, 1), "counts": _counts(out, profiled)}
