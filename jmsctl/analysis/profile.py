@@ -53,6 +53,7 @@ _HEADER_TYPES: dict[str, Any] = {**HEADER_TYPES, "JMSDeliveryMode": _MODE}
 _ELLIPSIS = "\u2026"
 _INF = float("inf")
 _PREFIX = {t: t.java_name + ":" for t in JType}
+_INTEGRAL = {t: p for t, p in _PREFIX.items() if t.is_integral}
 
 
 def value_key(value: TypedValue) -> str:
@@ -185,26 +186,13 @@ def name_profile(name: str, messages: int, types: dict[JType, int], null: int, d
 class _Name:
     """The running summary of one name."""
 
-    __slots__ = ("null", "types", "values")
+    __slots__ = ("counts", "null", "types", "values")
 
     def __init__(self, capacity: int) -> None:
         self.types = [0] * len(JType)
         self.null = 0
         self.values = Values(capacity)
-
-    def add(self, value: TypedValue) -> None:
-        t, v = value
-        self.types[t] += 1
-        # value_key's common cases inline, and the sketches' common case (a value seen before):
-        # this runs for every property of every message.
-        key = ("String:" + v if len(v) <= LONG_STRING else value_key(value)) if t is STRING else \
-            _PREFIX[t] + str(v) if JType.BYTE <= t <= JType.LONG else value_key(value)
-        counts = self.values.counts
-        n = counts.get(key)
-        if n is None:
-            self.values.add(key)
-        else:
-            counts[key] = n + 1
+        self.counts = self.values.counts  # the same dict, for the loop of _add (Values never rebinds it)
 
     def result(self, name: str, messages: int, top: int) -> NameProfile:
         types = {JType(i): n for i, n in enumerate(self.types) if n}
@@ -235,15 +223,32 @@ class Profiler:
         self.messages += 1
         self.bodies[message.body_type] += 1
         table = self.properties
-        for name, value in message.properties.items():
-            (table.get(name) or self._name(table, name)).add(value)
+        self._add(table, message.properties.items())
         for name in message.null_properties:
             (table.get(name) or self._name(table, name)).null += 1
-        table = self.headers
-        for name, v in message.headers.items():
-            t = _HEADER_TYPES.get(name)
-            if t is not None and v is not None:
-                (table.get(name) or self._name(table, name)).add((STRING, DELIVERY_MODES[v]) if t is _MODE else (t, v))
+        headers = [(name, (STRING, DELIVERY_MODES[v]) if t is _MODE else (t, v))
+                   for name, v in message.headers.items() if (t := _HEADER_TYPES.get(name)) is not None and v is not None]
+        self._add(self.headers, headers)
+
+    def _add(self, table: dict[str, _Name], items: Iterable[tuple[str, TypedValue]]) -> None:
+        """Values into their names' summaries: the loop every value of every message goes through,
+        so value_key's common cases and the common case of the summary (a value counted already)
+        are inline here."""
+        for name, value in items:
+            entry = table.get(name) or self._name(table, name)
+            t, v = value
+            entry.types[t] += 1
+            if t is STRING:
+                key = "String:" + v if len(v) <= LONG_STRING else value_key(value)
+            else:
+                prefix = _INTEGRAL.get(t)
+                key = prefix + str(v) if prefix is not None else value_key(value)
+            counts = entry.counts
+            n = counts.get(key)
+            if n is None:
+                entry.values.add(key)
+            else:
+                counts[key] = n + 1
 
     def add_record(self, record: Record) -> None:
         """A record as read: its message profiled, or counted as rejected."""
