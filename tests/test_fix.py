@@ -247,7 +247,7 @@ def test_scan_fix_rewrites_the_tree_in_place_as_after_keeping_modes(tree: Path) 
     assert done.returncode == 1, done.stderr  # what remains: a concatenation and a run-time selector with '!='
     assert _tree(tree) == _tree(FIXTURES / "after")
     assert yml.stat().st_mode & 0o777 == 0o640
-    assert "src/main/java/shop/Orders.java:14:39: not fixed (built at run time" in done.stderr
+    assert "src/main/java/shop/Orders.java:15:39: not fixed (built at run time" in done.stderr
     assert "src/main/resources/broker.xml:11:25: fixed E005: \"red\" -> 'red'" in done.stderr
     assert {line.split(": ")[1].split()[0] for line in done.stdout.splitlines()} == {"I001", "E006", "W016"}
     again = _scan(tree, "--diff", ".")
@@ -283,3 +283,13 @@ def test_a_spelling_that_would_not_read_back_is_refused() -> None:
 
 def test_scan_fix_and_diff_together_are_a_usage_error(tree: Path) -> None:
     assert _scan(tree, "--fix", "--diff", ".").returncode == 2
+
+
+def test_scan_like_decides_w016(tmp_path: Path) -> None:
+    (tmp_path / "C.java").write_text('import javax.jms.*;\nclass C { void a(Session s, Queue q) throws Exception {\n'
+                                     '  s.createConsumer(q, "color = red AND price = cost"); } }\n')
+    (tmp_path / "d.ndjson").write_text('{"properties": {"color": "x", "red": 1}}\n')
+    plain = _scan(tmp_path, "--format", "concise", "C.java")
+    assert [line.split(": ")[1].split()[0:2] for line in plain.stdout.splitlines()] == [["W016", "red"], ["W016", "cost"]]
+    told = _scan(tmp_path, "--format", "concise", "--like", "d.ndjson", "C.java")
+    assert [line.split(": ")[1].split()[0:2] for line in told.stdout.splitlines()] == [["W016", "cost"]]  # red is a property

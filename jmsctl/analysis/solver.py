@@ -30,16 +30,17 @@ import z3
 
 from jmsctl import selector as sel
 from jmsctl.analysis import smt
+from jmsctl.analysis.vacuity import ENCODED
 from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.messages.decode import AmbiguousNumber, decode_message
 from jmsctl.messages.encode import message_json
 from jmsctl.messages.jsontext import parse_json_exact
 from jmsctl.messages.model import Message
+from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
 from jmsctl.values import TypedValue, tri_name
 
 DEFAULT_TIMEOUT = 5.0  # seconds per question
-ENCODED = ("jakarta", "ibm")
 
 
 @dataclass(frozen=True)
@@ -152,13 +153,13 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], timeout: float, dom
          claim: str, found: str) -> Answer:
     """Look for a message of the domain satisfying ``counterexample``: none is the Proof of ``claim``.
     ``dialect`` is one for every selector, or one per selector (two readings of one text)."""
-    dialects = [dialect] * len(texts) if isinstance(dialect, str) else list(dialect)
-    asts = [_analyzed(t, d) for t, d in zip(texts, dialects, strict=True)]
-    if any(d not in ENCODED for d in dialects):
-        return _search(texts, asts, dialects, confirmed, found, domain)
+    each = [dialect] * len(texts) if isinstance(dialect, str) else list(dialect)
+    asts = [_analyzed(t, d) for t, d in zip(texts, each, strict=True)]
+    if any(d not in ENCODED for d in each):
+        return _search(texts, asts, each, confirmed, found, domain)
     ctx_message = smt.Message(domain)
     try:
-        tris = [smt.Encoder(ctx_message, ibm=d == "ibm").selector(ast) for ast, d in zip(asts, dialects, strict=True)]
+        tris = [smt.Encoder(ctx_message, ibm=dialects.get(d).ibm_whole_false).selector(ast) for ast, d in zip(asts, each, strict=True)]
     except smt.Unsupported as exc:
         return Unknown(str(exc))
     formula = z3.And(*ctx_message.constraints, counterexample(tris))
@@ -169,10 +170,10 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], timeout: float, dom
     values = ctx_message.read(model)
     expected = tuple(_verdict(model, t) for t in tris)
     message, doc = _message(values)
-    verdicts = tuple(_engine_verdict(t, d, message) for t, d in zip(texts, dialects, strict=True))
+    verdicts = tuple(_engine_verdict(t, d, message) for t, d in zip(texts, each, strict=True))
     if verdicts != expected or not confirmed(verdicts):
         raise WitnessRejected(f"the engine's verdicts {verdicts} on {orjson.dumps(doc).decode()} are not the solver's {expected} "
-                              f"for {list(texts)!r} ({dialects})")
+                              f"for {list(texts)!r} ({each})")
     return Witness(found, doc, verdicts, tuple(texts))
 
 
@@ -277,7 +278,7 @@ def _engine_verdict(text: str, dialect: str, message: Message) -> str:
         return "FALSE"
 
 
-def _search(texts: Sequence[str], asts: list[n.Node | None], dialects: Sequence[str], confirmed: Callable[[Sequence[str]], bool],
+def _search(texts: Sequence[str], asts: list[n.Node | None], each: Sequence[str], confirmed: Callable[[Sequence[str]], bool],
             found: str, domain: smt.Domain) -> Answer:
     """A dialect whose reading is not encoded: the portability lint's bounded search for a witness."""
     from jmsctl.analysis import witness as w
@@ -288,12 +289,12 @@ def _search(texts: Sequence[str], asts: list[n.Node | None], dialects: Sequence[
         message = candidate.message()
         if not _in_domain(message, domain):
             continue
-        verdicts = tuple("TRUE" if readings.verdict(t, d, candidate) == "match" else "FALSE" for t, d in zip(texts, dialects, strict=True))
+        verdicts = tuple("TRUE" if readings.verdict(t, d, candidate) == "match" else "FALSE" for t, d in zip(texts, each, strict=True))
         if confirmed(verdicts):
             doc = message_json(message)
             doc.pop("type", None)
             return Witness(found, doc, verdicts, tuple(texts))
-    names = ", ".join(sorted({d for d in dialects if d not in ENCODED}))
+    names = ", ".join(sorted({d for d in each if d not in ENCODED}))
     return Unknown(f"the {names} dialect's evaluation is not encoded for the solver, and the bounded search found no witness")
 
 

@@ -109,7 +109,7 @@ def check(
         fail("check: --against and --mistyped go with --portability")
     lint = _portability_lint(against, mistyped) if portability else None
     if like or properties:
-        lint = _carried_lint(like or [], properties or [], dialect.value, lint)
+        lint = carried_lint(like or [], properties or [], dialect.value, lint)
     from jmsctl.analysis.vacuity import with_vacuity
 
     lint = with_vacuity(lint, dialect.value, solver_timeout)
@@ -133,7 +133,7 @@ def _portability_lint(against: list[str] | None, mistyped: bool) -> Lint:
     return lambda text, own: portability.combined(own, portability.diagnostics(text, against or None, mistyped=mistyped))
 
 
-def _carried_lint(like: list[str], properties: list[str], dialect: str, then: Lint | None) -> Lint:
+def carried_lint(like: list[str], properties: list[str], dialect: str, then: Lint | None) -> Lint:
     """W016 decided by the property names the dumps' messages carry (jmsctl/analysis/carried.py)."""
     from jmsctl.analysis import carried
 
