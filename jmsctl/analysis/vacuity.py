@@ -4,7 +4,8 @@ message (the same as no selector), proved by the solver, never guessed.
 A few messages from the selector's own literals (the portability search's, ``witness.messages``)
 settle most selectors without the solver: one the selector makes TRUE disproves W040, one it does
 not disproves W041. Only what they leave open goes to the solver, with a timeout per question;
-a timeout says nothing (no warning). The solver (and z3) is imported only then.
+a timeout says nothing (no warning), nor does a selector of more than MAX_NODES nodes. The solver
+(and z3) is imported only then.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from collections.abc import Callable
 from jmsctl import selector as sel
 from jmsctl.analysis import witness as w
 from jmsctl.diagnostics import Diagnostic, Span, warning
+from jmsctl.selector import nodes as n
 
 ENCODED = ("jakarta", "ibm")  # the dialects whose reading the solver states exactly (analysis/smt.py)
 DEFAULT_TIMEOUT = 1.0  # seconds per question in check and scan
 PROBES = 48  # messages tried before the solver
+MAX_NODES = 2_000  # a larger selector is not given to the solver: building its formula alone would outlast the timeout
 
 
 def diagnostics(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT) -> list[Diagnostic]:
@@ -25,7 +28,7 @@ def diagnostics(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TI
     if dialect not in ENCODED or timeout <= 0:
         return []
     analysis = sel.analyze(text, dialect)
-    if not analysis.valid or analysis.ast is None:
+    if not analysis.valid or analysis.ast is None or len(n.walk(analysis.ast)) > MAX_NODES:
         return []
     compiled = getattr(sel, "compile")(text, dialect)  # noqa: B009 - the selector API's 'compile'
     selects = misses = False
