@@ -87,14 +87,17 @@ class WitnessRejected(AssertionError):
 # ----- the questions ---------------------------------------------------------------------------
 
 
-def never(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY) -> Answer:
-    """Proof("never"): no message makes the selector TRUE (W040); else a Witness("selects") it selects."""
-    return _ask([text], dialect, timeout, domain, lambda ts: ts[0][0], lambda v: v[0] == "TRUE", "never", "selects")
+def never(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY, *,
+          probes: int | None = None) -> Answer:
+    """Proof("never"): no message makes the selector TRUE (W040); else a Witness("selects") it selects.
+    ``probes``: messages tried before the solver (default PROBES; 0 when the caller tried its own)."""
+    return _ask([text], dialect, timeout, domain, lambda ts: ts[0][0], lambda v: v[0] == "TRUE", "never", "selects", probes)
 
 
-def always(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY) -> Answer:
+def always(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY, *,
+           probes: int | None = None) -> Answer:
     """Proof("always"): every message is selected, as with no selector (W041); else a Witness("misses")."""
-    return _ask([text], dialect, timeout, domain, lambda ts: z3.Not(ts[0][0]), lambda v: v[0] != "TRUE", "always", "misses")
+    return _ask([text], dialect, timeout, domain, lambda ts: z3.Not(ts[0][0]), lambda v: v[0] != "TRUE", "always", "misses", probes)
 
 
 def equivalent(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, *,
@@ -150,13 +153,14 @@ def _analyzed(text: str, dialect: str) -> n.Node | None:
 
 def _ask(texts: Sequence[str], dialect: str | Sequence[str], timeout: float, domain: smt.Domain,
          counterexample: Callable[[list[smt.Tri]], z3.BoolRef], confirmed: Callable[[Sequence[str]], bool],
-         claim: str, found: str) -> Answer:
+         claim: str, found: str, probes: int | None = None) -> Answer:
     """Look for a message of the domain satisfying ``counterexample``: none is the Proof of ``claim``.
     ``dialect`` is one for every selector, or one per selector (two readings of one text)."""
     each = [dialect] * len(texts) if isinstance(dialect, str) else list(dialect)
     asts = [_analyzed(t, d) for t, d in zip(texts, each, strict=True)]
     encoded = all(d in ENCODED for d in each)
-    probed = _probe(texts, asts, each, confirmed, found, domain, PROBES if encoded else SEARCH)
+    budget = SEARCH if not encoded else PROBES if probes is None else probes
+    probed = _probe(texts, asts, each, confirmed, found, domain, budget) if budget else None
     if probed is not None:
         return probed
     if not encoded:

@@ -21,16 +21,21 @@ ENCODED = ("jakarta", "ibm")  # the dialects whose reading the solver states exa
 DEFAULT_TIMEOUT = 1.0  # seconds per question in check and scan
 PROBES = 48  # messages tried before the solver
 MAX_NODES = 2_000  # a larger selector is not given to the solver: building its formula alone would outlast the timeout
+MAX_LENGTH = 20_000  # characters: longer selectors are not even parsed again for it
 
 
 def diagnostics(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT) -> list[Diagnostic]:
     """W040 / W041 for a valid selector (nothing for an invalid or empty one, or a dialect not encoded)."""
-    if dialect not in ENCODED or timeout <= 0:
+    if dialect not in ENCODED or timeout <= 0 or len(text) > MAX_LENGTH:
         return []
     analysis = sel.analyze(text, dialect)
     if not analysis.valid or analysis.ast is None or len(n.walk(analysis.ast)) > MAX_NODES:
         return []
     compiled = getattr(sel, "compile")(text, dialect)  # noqa: B009 - the selector API's 'compile'
+    span = Span(0, len(text))
+    if not any(isinstance(x, n.Identifier) for x in n.walk(analysis.ast)):  # a constant: one evaluation decides
+        verdict = compiled.evaluate({})
+        return [_always(span)] if verdict is True else [_never(span)]
     selects = misses = False
     for candidate in w.messages(text, w.ingredients([analysis.ast]), PROBES):
         if compiled.evaluate(candidate.message()) is True:
@@ -41,15 +46,22 @@ def diagnostics(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TI
             return []
     from jmsctl.analysis import solver
 
-    span = Span(0, len(text))
     out: list[Diagnostic] = []
-    if not selects and isinstance(solver.never(text, dialect, timeout), solver.Proof):
-        out.append(warning("W040", "the selector selects no message: no message, whatever its property types, makes it TRUE (proved)",
-                           span, hint="a consumer with this selector never receives anything; `jmsctl explain` shows each condition"))
-    if not misses and isinstance(solver.always(text, dialect, timeout), solver.Proof):
-        out.append(warning("W041", "the selector selects every message, as no selector does (proved)", span,
-                           hint="it filters nothing: drop it, or check the condition it was meant to have"))
+    if not selects and isinstance(solver.never(text, dialect, timeout, probes=0), solver.Proof):
+        out.append(_never(span))
+    if not misses and isinstance(solver.always(text, dialect, timeout, probes=0), solver.Proof):
+        out.append(_always(span))
     return out
+
+
+def _never(span: Span) -> Diagnostic:
+    return warning("W040", "the selector selects no message: no message, whatever its property types, makes it TRUE (proved)",
+                   span, hint="a consumer with this selector never receives anything; `jmsctl explain` shows each condition")
+
+
+def _always(span: Span) -> Diagnostic:
+    return warning("W041", "the selector selects every message, as no selector does (proved)", span,
+                   hint="it filters nothing: drop it, or check the condition it was meant to have")
 
 
 Lint = Callable[[str, tuple[Diagnostic, ...]], tuple[Diagnostic, ...]]
@@ -62,7 +74,7 @@ def with_vacuity(lint: Lint | None, dialect: str, timeout: float) -> Lint | None
 
     def combined(text: str, own: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
         found = own if lint is None else lint(text, own)
-        if any(d.is_error for d in found):
+        if any(d.is_error or d.code == "W013" for d in found):  # W013: the diagnostics were cut at 100
             return found
         return (*found, *diagnostics(text, dialect, timeout))
 
