@@ -13,6 +13,8 @@ import math
 import struct
 from typing import Final
 
+from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, STRING, TypedValue
+
 
 def double_to_string(d: float) -> str:
     """``Double.toString(d)`` exactly as JDK 17 prints it."""
@@ -229,3 +231,19 @@ def _java_format(negative: bool, digits: list[int], dec_exponent: int) -> str:
         out += text[0] + "." + (text[1:] if n > 1 else "0") + "E"
         out += str(dec_exponent - 1) if dec_exponent > 0 else "-" + str(-dec_exponent + 1)
     return out
+
+
+def java_to_string(value: TypedValue | None) -> str:
+    """``String.valueOf`` of the objectified value: what Java prints (``null`` when absent)."""
+    if value is None:
+        return "null"
+    t, v = value
+    if t is STRING:
+        return v  # type: ignore[no-any-return]
+    if t is BOOLEAN:
+        return "true" if v else "false"
+    if t is FLOAT:
+        return float_to_string(v)
+    if t is DOUBLE:
+        return double_to_string(v)
+    return str(v)

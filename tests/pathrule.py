@@ -9,7 +9,7 @@ from typing import Any
 from jmsctl import selector as sel
 from jmsctl.filter.plan import FilterPlan
 from jmsctl.messages.loader import judge_line
-from jmsctl.selector.nodes import HEADERS
+from jmsctl.spec import HEADERS
 
 
 class _Obj(dict):  # type: ignore[type-arg]

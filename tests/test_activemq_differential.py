@@ -239,7 +239,7 @@ if __name__ == "__main__":
 
 def test_portability_witnesses_hold_on_the_real_engine(engine: activemq_engine.Engine) -> None:
     """What ``check --portability`` says ActiveMQ does on each witness is what ActiveMQ does."""
-    from jmsctl.selector import portability
+    from jmsctl.analysis import portability
     from tests.test_portability import EXAMPLES, MORE
 
     if "activemq" not in sel.DIALECTS:

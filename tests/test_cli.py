@@ -250,7 +250,7 @@ def test_filter_loads_no_other_command() -> None:
         "except SystemExit:\n"
         "    pass\n"
         "loaded = [m for m in ('rich', 'jmsctl.cli.commands.check', 'jmsctl.cli.commands.show', 'jmsctl.messages.validator',\n"
-        "                      'jmsctl.selector.explainer', 'jmsctl.selector.javachars') if m in sys.modules]\n"
+        "                      'jmsctl.selector.explainer', 'jmsctl.spec.javachars') if m in sys.modules]\n"
         "print(loaded, file=sys.stderr)\n"
     )
     sample = SAMPLES / "orders-small.ndjson"

@@ -60,6 +60,9 @@ SELECTORS = [
     "'blue' <> color OR weight = 'x'",  # under the IBM reading the unlike types make the whole FALSE
     "JMSType <> 'car' OR color IN ('blue') OR s IS NULL",
     "JMSMessageID <> 'ID:1'",
+    # headers with a range or a type of their own (issue 23: 12 is no priority on any path)
+    "JMSPriority > 4 AND color = 'blue'",
+    "JMSTimestamp > 0 OR JMSPriority < 5 OR JMSDeliveryMode = 'PERSISTENT'",
 ]
 
 # ----- a JSON writer that escapes at random ---------------------------------------------------
@@ -146,7 +149,7 @@ def records(draw: Any) -> Any:
         ("JMSCorrelationID", strings),
         ("JMSType", st.one_of(strings, st.just(5), st.none())),
         ("JMSDeliveryMode", st.sampled_from([1, 2, "PERSISTENT", "NON_PERSISTENT", 3, None, True, 2.0])),
-        ("JMSPriority", st.sampled_from([0, 4, 9, 12, None, "high", 4.0])),
+        ("JMSPriority", st.sampled_from([0, 4, 9, 12, -1, None, "high", 4.0])),
         ("JMSTimestamp", st.sampled_from([1, 2**63, -1, 1.5])),
         ("JMSFoo", st.just(1)),
         ("JMSDestination", st.sampled_from(["queue://a", "topic://b:c", None, 1])),

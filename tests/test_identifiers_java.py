@@ -1,6 +1,6 @@
-"""Selector identifiers are Java identifiers (SEMANTICS.md section 1).
+"""Selector identifiers are Java identifiers (docs/SEMANTICS.md#identifiers).
 
-The lexer's character classes (jmsctl/selector/javachars.py) are checked against the running JVM's
+The lexer's character classes (jmsctl/spec/javachars.py) are checked against the running JVM's
 Character.isJavaIdentifierStart/Part: `<c>x = 1` must lex as one identifier iff c may start a Java
 identifier, and `x<c> = 1` must be one identifier iff c may be part of one. The JVM part needs `java`
 and `javac` on PATH and is skipped otherwise; the named examples at the end need no JVM.
@@ -18,10 +18,11 @@ import pytest
 from lark import Token
 
 from jmsctl.diagnostics import SelectorError
-from jmsctl.selector import analyze, identifiers, javachars, lexer
+from jmsctl.selector import analyze, lexer
 from jmsctl.selector import compile as compile_selector
 from jmsctl.selector.lexer import tokens
 from jmsctl.selector.nodes import Comparison, Identifier
+from jmsctl.spec import identifiers, javachars
 from jmsctl.values import INT
 
 MAX_CODE_POINT = 0x10FFFF

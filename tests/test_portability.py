@@ -1,4 +1,4 @@
-"""The portability lint (jmsctl/selector/portability.py, witness.py, ``check --portability``).
+"""The portability lint (jmsctl/analysis/portability.py, witness.py, ``check --portability``).
 
 Every witness the lint shows is checked independently here: the message is decoded from the
 witness JSON and the selector compiled afresh under each dialect, and the verdicts must differ as
@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from jmsctl import selector as sel
+from jmsctl.analysis import portability, witness
 from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.messages.decode import decode_message
-from jmsctl.selector import portability, witness
 
 BROKERS = tuple(d for d in ("artemis", "activemq") if d in sel.DIALECTS)
 needs_brokers = pytest.mark.skipif(len(BROKERS) < 2, reason="the artemis and activemq dialects are not registered yet")

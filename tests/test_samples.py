@@ -14,7 +14,7 @@ import pytest
 
 from jmsctl import selector as sel
 from jmsctl.messages.loader import read_records
-from jmsctl.messages.model import BODY_TYPES
+from jmsctl.spec import BODY_TYPES
 from jmsctl.testcases import run_file
 
 ROOT = Path(__file__).parent.parent

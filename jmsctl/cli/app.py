@@ -62,6 +62,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "table": ("jmsctl.cli.commands.table", "table", MESSAGES),
     "validate": ("jmsctl.cli.commands.validate", "validate_command", MESSAGES),
     "convert": ("jmsctl.cli.commands.convert", "convert", MESSAGES),
+    "profile": ("jmsctl.cli.commands.profile", "profile_command", MESSAGES),
     "browse": ("jmsctl.cli.commands.broker", "browse", BROKERS),
     "send": ("jmsctl.cli.commands.broker", "send", BROKERS),
     "watch": ("jmsctl.cli.commands.broker", "watch", BROKERS),

@@ -21,7 +21,7 @@ _LAST_WORD = re.compile(r"[A-Za-z_$][\w$]*$")
 
 
 def _headers() -> tuple[str, ...]:
-    from jmsctl.selector.nodes import HEADERS, JMSX_TYPES
+    from jmsctl.spec import HEADERS, JMSX_TYPES
 
     return (*HEADERS, *JMSX_TYPES)
 

@@ -66,7 +66,9 @@ def partial_for(plan: FilterPlan, dialect: str = "jakarta") -> Partial | None:
         return None
     headers = tuple(name for name in names if name in n.HEADERS)
     props = tuple(name for name in names if name not in n.HEADERS)
-    hints = typing.get_type_hints(fs.Headers)
+    # include_extras: the Annotated ranges (JMSPriority 0..9, long timestamps) stay on the types;
+    # without it get_type_hints strips them and 12 would decode as a priority.
+    hints = typing.get_type_hints(fs.Headers, include_extras=True)
     made: list[Any] = []
     fields: list[Any] = []
     keys: list[bytes] = []

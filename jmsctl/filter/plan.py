@@ -207,9 +207,9 @@ class FilterPlan:
         identifiers = tuple(dict.fromkeys(node.name for node in n.walk(ast) if isinstance(node, n.Identifier)))
         d = dialects.get(dialect)
         if d.is_broker:
-            # A broker dialect reads the AST with other rules (selector/javaeval.py): no shortcut is
+            # A broker dialect reads the AST with other rules (selector/dialects/broker_evaluator.py): no shortcut is
             # proven for it, the plain evaluator decides every line.
-            from jmsctl.selector.javaeval import names_read
+            from jmsctl.selector.dialects.broker_evaluator import names_read
 
             return cls(names_read(identifiers, d))
         if isinstance(ast, n.Or):

@@ -23,7 +23,7 @@ from jmsctl.exceptions import (
     MessageNotWriteableException,
 )
 from jmsctl.messages.conversion import read_as, read_object
-from jmsctl.selector.identifiers import IDENTIFIER, KEYWORDS
+from jmsctl.spec import IDENTIFIER, KEYWORDS
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, RANGES, SHORT, STRING, JType, TypedValue, in_range, to_f32
 
 DEFAULT_DELIVERY_MODE = 2  # "The message producer's default delivery mode is PERSISTENT."

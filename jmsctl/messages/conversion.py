@@ -30,7 +30,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from jmsctl.exceptions import MessageFormatException, NullPointerException, NumberFormatException
-from jmsctl.javatext import double_to_string, float_to_string
+from jmsctl.javatext import java_to_string
 from jmsctl.values import (
     BOOLEAN,
     BYTE,
@@ -312,25 +312,6 @@ def _parse_hex(s: str, to_float: bool) -> float:
         q = Fraction(sig) * (Fraction(2) ** e2)
         mag = _round_fraction(q, to_float)
     return -mag if negative else mag
-
-
-# ----- String.valueOf ------------------------------------------------------------------------
-
-
-def java_to_string(value: TypedValue | None) -> str:
-    """``String.valueOf`` of the objectified value: what Java prints (``null`` when absent)."""
-    if value is None:
-        return "null"
-    t, v = value
-    if t is STRING:
-        return v  # type: ignore[no-any-return]
-    if t is BOOLEAN:
-        return "true" if v else "false"
-    if t is FLOAT:
-        return float_to_string(v)
-    if t is DOUBLE:
-        return double_to_string(v)
-    return str(v)
 
 
 __all__ = [

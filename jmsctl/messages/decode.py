@@ -8,7 +8,8 @@ import math
 import sys
 from typing import Any
 
-from jmsctl.messages.model import BODY_TYPES, DELIVERY_MODES, HEADER_NAMES, BytesValue, Message
+from jmsctl.messages.model import BytesValue, Message
+from jmsctl.spec import BODY_TYPES, DELIVERY_MODES, HEADER_NAMES, LONG_HEADERS, PRIORITY_RANGE, STRING_HEADERS
 from jmsctl.values import (
     BOOLEAN,
     DOUBLE,
@@ -174,10 +175,6 @@ def _decode_properties(props: Any) -> tuple[dict[str, TypedValue], tuple[str, ..
     return out, tuple(nulls)
 
 
-_STRING_HEADERS = ("JMSMessageID", "JMSCorrelationID", "JMSType", "JMSDestination", "JMSReplyTo")
-_LONG_HEADERS = ("JMSTimestamp", "JMSExpiration", "JMSDeliveryTime")
-
-
 def _decode_headers(headers: Any) -> dict[str, Any]:
     if type(headers) is not dict:
         raise RecordError("headers", "must be a JSON object")
@@ -187,11 +184,11 @@ def _decode_headers(headers: Any) -> dict[str, Any]:
             raise RecordError(where, "unknown header; headers are " + ", ".join(HEADER_NAMES))
         if v is None:
             continue
-        if name in _STRING_HEADERS and type(v) is not str:
+        if name in STRING_HEADERS and type(v) is not str:
             raise RecordError(where, "must be a string or null")
-        if name in _LONG_HEADERS and not (_is_int(v) and in_range(LONG, v)):
+        if name in LONG_HEADERS and not (_is_int(v) and in_range(LONG, v)):
             raise RecordError(where, "must be an integer in the range of long, or null")
-        if name == "JMSPriority" and not (_is_int(v) and 0 <= v <= 9):
+        if name == "JMSPriority" and not (_is_int(v) and v in PRIORITY_RANGE):
             raise RecordError(where, f"must be an integer 0..9, not {v!r}")
         if name == "JMSDeliveryMode" and (type(v) not in (int, str) or v not in DELIVERY_MODES):
             raise RecordError(where, "must be \"PERSISTENT\", \"NON_PERSISTENT\", 2 or 1")

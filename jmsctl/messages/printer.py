@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from jmsctl.messages.conversion import java_to_string
-from jmsctl.messages.model import DELIVERY_MODES, HEADER_NAMES, BytesValue, Message
+from jmsctl.messages.model import DELIVERY_MODES, BytesValue, Message
+from jmsctl.spec import HEADER_NAMES
 from jmsctl.values import STRING, TypedValue
 
 TYPE_NAMES = {

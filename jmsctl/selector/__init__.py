@@ -72,12 +72,12 @@ def analyze(text: str, dialect: str = "jakarta") -> Analysis:
 
 
 def _analyze_broker(text: str, d: dialects.Dialect) -> Analysis:
-    from jmsctl.selector import javacc
-    from jmsctl.selector.headers import broker_diagnostics
+    from jmsctl.selector.dialects import broker_parser
+    from jmsctl.selector.dialects.broker_headers import broker_diagnostics
 
     with gc_paused(len(text)):
         try:
-            ast = javacc.parse(text, d)
+            ast = broker_parser.parse(text, d)
         except SelectorError as exc:
             return Analysis(text, None, (exc.diagnostic,))
         return Analysis(text, ast, tuple(broker_diagnostics(ast, d)))
@@ -109,7 +109,7 @@ def compile(text: str, dialect: str = "jakarta") -> Selector:
         raise InvalidSelectorException(text, analysis.errors)
     with gc_paused(len(text)):
         if d.evaluation == "java":
-            from jmsctl.selector.javaeval import compile_java
+            from jmsctl.selector.dialects.broker_evaluator import compile_java
 
             fn = compile_java(analysis.ast, d)
         else:

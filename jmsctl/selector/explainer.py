@@ -110,10 +110,10 @@ def _explain_broker(out: Explanation, ast: n.Node | None, get: Callable[[str], A
     """A broker dialect: its own parse (canonical text fully parenthesised, so that it reads the same
     under either grammar) and the engine's verdict, delivered or not; no per-node values (the
     reference walker follows the standard's value model, not the engine's)."""
-    from jmsctl.selector import javacc
-    from jmsctl.selector.javaeval import compile_java
+    from jmsctl.selector.dialects import broker_parser
+    from jmsctl.selector.dialects.broker_evaluator import compile_java
 
-    out.canonical = javacc.canonical(ast) if ast is not None else None
+    out.canonical = broker_parser.canonical(ast) if ast is not None else None
     out.identifiers = _identifiers(ast)
     if ast is not None:
         out.tree = _tree(ast, out.selector, None, {})

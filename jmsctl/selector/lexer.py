@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from lark.lexer import Token
 
 from jmsctl.diagnostics import Diagnostic, SelectorError, Span, error
-from jmsctl.selector.identifiers import IDENTIFIER_START_CHAR, KEYWORDS, IdentifierRegex
 from jmsctl.selector.limits import clip
 from jmsctl.selector.literals import NUMBER_PATTERN
+from jmsctl.spec.identifiers import IDENTIFIER_START_CHAR, KEYWORDS, IdentifierRegex
 
 OPERATORS = {
     "=": "EQ",
@@ -33,7 +33,7 @@ OPERATORS = {
     ",": "COMMA",
 }
 
-WHITESPACE = " \t\f\r\n"  # SEMANTICS.md section 1: nothing else, no vertical tab or NBSP
+WHITESPACE = " \t\f\r\n"  # docs/SEMANTICS.md#white-space: nothing else, no vertical tab or NBSP
 
 _MASTER = IdentifierRegex(
     lambda start, part: rf"""

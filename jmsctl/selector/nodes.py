@@ -9,54 +9,17 @@ a backend.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
 from jmsctl.diagnostics import Span
+
+# Re-exported: the AST's users read the javadoc's names from here too (their home is jmsctl/spec).
+from jmsctl.spec import HEADERS as HEADERS
+from jmsctl.spec import JMSX_TYPES as JMSX_TYPES
+from jmsctl.spec import IdentifierKind as IdentifierKind
+from jmsctl.spec import identifier_kind as identifier_kind
 from jmsctl.values import TypedValue
 
 NO_SPAN = Span(0, 0)
-
-HEADERS: tuple[str, ...] = (
-    "JMSDeliveryMode",
-    "JMSPriority",
-    "JMSMessageID",
-    "JMSTimestamp",
-    "JMSCorrelationID",
-    "JMSType",
-)
-
-JMSX_TYPES: dict[str, str] = {
-    "JMSXUserID": "String",
-    "JMSXAppID": "String",
-    "JMSXDeliveryCount": "int",
-    "JMSXGroupID": "String",
-    "JMSXGroupSeq": "int",
-    "JMSXProducerTXID": "String",
-    "JMSXConsumerTXID": "String",
-    "JMSXRcvTimestamp": "long",
-    "JMSXState": "int",
-}
-
-
-class IdentifierKind(str, Enum):
-    HEADER = "header"
-    JMSX = "JMSX property"
-    PROVIDER = "provider property"
-    APPLICATION = "application property"
-    INVALID = "invalid JMS name"
-
-
-def identifier_kind(name: str) -> IdentifierKind:
-    """The javadoc's four name classes; any other 'JMS' name is not selectable."""
-    if name in HEADERS:
-        return IdentifierKind.HEADER
-    if name.startswith("JMSX"):
-        return IdentifierKind.JMSX
-    if name.startswith("JMS_"):
-        return IdentifierKind.PROVIDER
-    if name.startswith("JMS"):
-        return IdentifierKind.INVALID
-    return IdentifierKind.APPLICATION
 
 
 @dataclass(frozen=True, slots=True)

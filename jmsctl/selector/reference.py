@@ -126,7 +126,7 @@ class _Walker:
             return self._record(node, None, True, f"{node.name} is absent: UNKNOWN")
         if v[0] is BOOLEAN:
             return self._record(node, v[1], True, f"boolean {node.kind.value} {node.name}")
-        if self.ibm:  # SEMANTICS.md section 5: 'x' stands for 'x = TRUE', a comparison of unlike types
+        if self.ibm:  # docs/SEMANTICS.md#ibm-dialect: 'x' stands for 'x = TRUE', a comparison of unlike types
             self._whole_false(f"IBM: {node.name} ({_shown(v)}) used as a condition is not a boolean: the whole selector is FALSE")
         return self._record(node, False, True, f"{_shown(v)} is not a boolean: FALSE")
 

@@ -1,7 +1,7 @@
-// Prints jmsctl/selector/javachars.py: the code point ranges for which Java's
+// Prints jmsctl/spec/javachars.py: the code point ranges for which Java's
 // Character.isJavaIdentifierStart / isJavaIdentifierPart hold, so that the Python
 // lexer accepts exactly the identifiers the javadoc's "Java letter" rule accepts.
-// Regenerate: javac -d /tmp/jc scripts/java/JavaChars.java && java -cp /tmp/jc JavaChars > jmsctl/selector/javachars.py
+// Regenerate: javac -d /tmp/jc scripts/java/JavaChars.java && java -cp /tmp/jc JavaChars > jmsctl/spec/javachars.py
 public class JavaChars {
     interface Pred { boolean test(int cp); }
 

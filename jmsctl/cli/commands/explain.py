@@ -9,6 +9,7 @@ from typing import Any, Optional
 import typer
 from rich.tree import Tree
 
+from jmsctl.analysis import portability
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware, write_json
 from jmsctl.cli.complete import names_for_selector
 from jmsctl.cli.errors import fail
@@ -17,7 +18,6 @@ from jmsctl.cli.options import DIALECT_HELP, Dialect, TextOrJson, from_format, l
 from jmsctl.cli.render import Source, console, escape, print_full
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, read_records
 from jmsctl.messages.model import Message
-from jmsctl.selector import portability
 from jmsctl.selector.explainer import ExplainNode, Explanation
 from jmsctl.selector.explainer import explain as build_explanation
 
@@ -72,7 +72,7 @@ def explain(
 ) -> None:
     """Explain a selector, and why a message is selected or not.
 
-    The canonical form, the names it reads, its warnings and its tree; with --message, every node's value on that message. Exit 0 explained, 1 invalid selector, 2 usage or input error.
+    The canonical form, the names it reads, its warnings and its tree; with --message, every node's value on that message. Exit 0 explained, 1 invalid selector, 2 usage or input error. The rules: docs/SEMANTICS.md.
 
     Example: jmsctl explain "JMSType = 'car' AND weight > 2500" --message samples/orders-small.ndjson:2
     """

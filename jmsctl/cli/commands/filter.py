@@ -29,9 +29,10 @@ from jmsctl.cli.render import Source, console, is_terminal, print_full
 from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.filter import Counts, Selection, default_jobs, record_json, select, select_file
 from jmsctl.messages.loader import InputError, Record, judge_line, read_records
-from jmsctl.messages.model import DELIVERY_MODES, HEADER_NAMES, Message
+from jmsctl.messages.model import DELIVERY_MODES, Message
 from jmsctl.messages.rejections import Rejections
 from jmsctl.outputs import Output, OutputError, open_output
+from jmsctl.spec import HEADER_NAMES
 from jmsctl.values import format_value
 
 PROG = "jmsctl filter"
@@ -95,7 +96,7 @@ def filter_command(
 ) -> None:
     """Write the messages a selector selects, as grep does lines.
 
-    NDJSON lines are written byte for byte. Exit 0 some selected, 1 none, 2 any error (a rejected record, an unreadable file).
+    NDJSON lines are written byte for byte. Exit 0 some selected, 1 none, 2 any error (a rejected record, an unreadable file). The rules: docs/SEMANTICS.md; the formats: docs/FORMAT.md.
 
     Example: jmsctl filter "JMSType = 'car' AND weight > 2500" samples/orders.ndjson --stats
     """

@@ -39,6 +39,8 @@ def scan(
     portability: bool = typer.Option(False, "--portability", help="Also warn, as check does, where a broker dialect reads a selector differently from the standard (selectors known whole)."),
     against: Optional[list[str]] = typer.Option(None, "--against", metavar="DIALECT", help="Dialects --portability compares with (repeatable; default: every broker dialect but ibm)."),  # noqa: UP045, B008
     mistyped: bool = typer.Option(False, "--mistyped", help="With --portability: also try witnesses whose properties have a kind the selector does not expect."),
+    fix: bool = typer.Option(False, "--fix", help="Rewrite the files in place with the proven fixes, where a selector is one constant literal (what each assumes on stderr); then report what remains."),
+    diff: bool = typer.Option(False, "--diff", help="Print the fixes as a unified diff (git apply takes it) instead of writing them; exit 1 when there is one."),
 ) -> None:
     """Find selectors in source and config files and check each at its line and column. Exit 0 clean, 1 findings, 2 usage or I/O error.
 
@@ -62,6 +64,18 @@ def scan(
                     results.append(result)
         except WalkError as exc:
             failures.append(str(exc))
+    if fix and diff:
+        fail("scan: --fix writes the files, --diff prints the patch instead: give one")
+    if fix or diff:
+        from jmsctl.cli.commands.scan_fix import apply_fixes
+
+        with closed_pipe_exits_quietly():
+            status, written = apply_fixes(results, dialect.value, lint, write=fix, failures=failures)
+        if diff or failures:
+            for message in failures:
+                say(message)
+            raise typer.Exit(2 if failures else status)
+        results = [r if r.path not in written else _scan_file(r.path, failures, dialect.value, lint) or r for r in results]
     for message in failures:
         say(message)
     with closed_pipe_exits_quietly():
@@ -70,7 +84,7 @@ def scan(
 
 
 def _portability_lint(against: list[str] | None, mistyped: bool) -> Lint:
-    from jmsctl.selector import portability
+    from jmsctl.analysis import portability
 
     return lambda text, own: portability.combined(own, portability.diagnostics(text, against or None, mistyped=mistyped))
 

@@ -25,8 +25,8 @@ from typing import IO, TYPE_CHECKING, Any
 from jmsctl.messages.sources import READ_ERRORS, InputError, open_input, read_failure
 
 if TYPE_CHECKING:
-    from jmsctl.messages.loader import Record
     from jmsctl.messages.model import Message
+    from jmsctl.messages.records import Record
     from jmsctl.values import JType
 
 FORMAT_DOC = "docs/FORMAT.md"

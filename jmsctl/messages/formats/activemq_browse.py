@@ -23,9 +23,9 @@ from jmsctl.exceptions import NumberFormatException
 from jmsctl.messages.conversion import java_to_string, value_of
 from jmsctl.messages.decode import RecordError
 from jmsctl.messages.formats import FORMAT_DOC, Format, ReadOptions
-from jmsctl.messages.loader import Record, record_too_large
 from jmsctl.messages.model import DELIVERY_MODES, BytesValue, Message
-from jmsctl.selector.nodes import JMSX_TYPES
+from jmsctl.messages.records import Record, record_too_large
+from jmsctl.spec import JMSX_TYPES
 from jmsctl.values import STRING, JType, TypedValue
 
 NAME = "activemq-browse"

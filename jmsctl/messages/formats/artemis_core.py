@@ -20,6 +20,11 @@ from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING
 
 _URL_TO_STANDARD = bytes.maketrans(b"-_", b"+/")
 
+NULL_VALUE = "_AMQ_NULL"  # XmlDataConstants.NULL: a null property, written with type bytes
+
+JMSX_PROPERTIES = {"_AMQ_GROUP_ID": "JMSXGroupID", "_AMQ_GROUP_SEQUENCE": "JMSXGroupSeq", "_AMQ_VALIDATED_USER": "JMSXUserID"}
+"""Artemis's own names of JMSX properties (Message.HDR_GROUP_ID, HDR_GROUP_SEQUENCE, HDR_VALIDATED_USER)."""
+
 
 class CoreError(ValueError):
     """Bytes that are not what Artemis writes: the message's error, the rest of the file goes on."""

@@ -7,7 +7,7 @@ Sources (apache/activemq-artemis, ``artemis-cli/.../commands/tools/xml/``): ``Xm
 one base64 CDATA per 1000-byte chunk of a large body, plain text bodies for ``consumer --data``),
 ``XmlDataExporterUtil.java`` (property type names, base64 alphabet), ``XMLMessageImporter.java``
 (how ``artemis data imp`` reads it back: each CDATA decoded on its own). The mapping to JMS headers
-is ``docs/DUMP-FORMATS.md`` section 1 (kept in ../shared for now).
+is ``docs/artemis-xml.md``.
 
 XML is hostile input: a DOCTYPE (hence any entity, external or internal) is refused before anything
 in it is read; expat never fetches anything.
@@ -18,17 +18,25 @@ from __future__ import annotations
 import base64
 import math
 import re
-from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 from xml.parsers import expat
 
 from jmsctl.messages.decode import RecordError
 from jmsctl.messages.formats import Format, ReadOptions
-from jmsctl.messages.formats.artemis_core import CoreError, b64decode, decode_map_body, decode_text_body, is_text_body
-from jmsctl.messages.loader import Record, record_too_large
+from jmsctl.messages.formats.artemis_core import (
+    JMSX_PROPERTIES,
+    NULL_VALUE,
+    CoreError,
+    b64decode,
+    decode_map_body,
+    decode_text_body,
+    is_text_body,
+)
+from jmsctl.messages.formats.artemis_xml_writer import write as _write
 from jmsctl.messages.model import Message
+from jmsctl.messages.records import Record, record_too_large
 from jmsctl.messages.sources import InputError
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, RANGES, SHORT, STRING, JType, TypedValue, to_f32
 
@@ -47,13 +55,8 @@ PROPERTY_TYPES: dict[str, JType | None] = {
 }
 """XmlDataConstants.PROPERTY_TYPE_*: ``bytes`` (None) has no JMS property type."""
 
-NULL_VALUE = "_AMQ_NULL"  # XmlDataConstants.NULL: a null property, written with type bytes
-
 HEADER_PROPERTIES = ("JMSCorrelationID", "JMSType", "JMSReplyTo")
 """Stored by Artemis's JMS client as ordinary String properties of these names (MessageUtil)."""
-
-JMSX_PROPERTIES = {"_AMQ_GROUP_ID": "JMSXGroupID", "_AMQ_GROUP_SEQUENCE": "JMSXGroupSeq", "_AMQ_VALIDATED_USER": "JMSXUserID"}
-"""Artemis's own names of JMSX properties (Message.HDR_GROUP_ID, HDR_GROUP_SEQUENCE, HDR_VALIDATED_USER)."""
 
 
 def is_internal(name: str) -> bool:
@@ -455,12 +458,6 @@ def _typed_body(raw: bytes, body_type: str, source: dict[str, Any]) -> Any:
 
 def _read(stream: IO[bytes], name: str, options: ReadOptions) -> Iterator[Record]:
     return read(stream, name, options.max_record_size)
-
-
-def _write(messages: Iterable[Message], out: IO[bytes], lost: Counter[str] | None = None) -> None:
-    from jmsctl.messages.formats.artemis_xml_writer import write  # the writer builds on this module's names
-
-    write(messages, out, lost)
 
 
 FORMAT = Format(NAME, "Artemis XML export (artemis data exp, artemis consumer --data)", sniff, _read, _write, (".xml",))

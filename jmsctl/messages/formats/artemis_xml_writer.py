@@ -21,8 +21,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import IO, Any
 
-from jmsctl.messages.formats.artemis_core import b64decode, b64encode, encode_map_body, encode_text_body
-from jmsctl.messages.formats.artemis_xml import JMSX_PROPERTIES, NULL_VALUE
+from jmsctl.messages.formats.artemis_core import JMSX_PROPERTIES, NULL_VALUE, b64decode, b64encode, encode_map_body, encode_text_body
 from jmsctl.messages.model import Message
 from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, STRING, JType, TypedValue, f32_repr
 

@@ -20,8 +20,8 @@ from jmsctl.messages.decode import AmbiguousNumber, RecordError, decode_value
 from jmsctl.messages.formats import FORMAT_DOC, Format, ReadOptions, first_line_start, fmtn_a_writer
 from jmsctl.messages.formats.jsonstream import NotAnArray, elements
 from jmsctl.messages.jsontext import JSONError, parse_json, parse_json_exact
-from jmsctl.messages.loader import Record, duplicate_key_error, record_too_large
 from jmsctl.messages.model import Message
+from jmsctl.messages.records import Record, duplicate_key_error, record_too_large
 
 NAME = "fmtn-a"
 

@@ -25,8 +25,8 @@ from jmsctl.messages.conversion import value_of
 from jmsctl.messages.decode import RecordError
 from jmsctl.messages.formats import FORMAT_DOC, Format, ReadOptions
 from jmsctl.messages.formats import mqrfh2 as rfh
-from jmsctl.messages.loader import Record, record_too_large
 from jmsctl.messages.model import DELIVERY_MODES, BytesValue, Message
+from jmsctl.messages.records import Record, record_too_large
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING, JType, TypedValue, f32_repr
 
 NAME = "ibm-dmpmqmsg"

@@ -1,7 +1,12 @@
 """Broker dialects: each one a frozen table of rule switches, each switch with its evidence.
 
 The parser, checker and evaluators read the switches of the dialect they are given; a dialect is
-never a second engine. Adding a dialect: one module holding ``DIALECT`` and one line in ``_MODULES``.
+never a second engine, with one exception measured and kept: the brokers' reading. ActiveMQ Classic
+and Artemis lex lazily with JavaCC (text after a complete expression is never read) and evaluate
+with Java objects (Integer vs Long comparisons, exceptions that mean "not delivered"); those two
+switches (``grammar``, ``evaluation``) select ``broker_parser.py`` and ``broker_evaluator.py``
+here, which build and read the same AST. Adding a dialect: one module holding ``DIALECT`` and one
+line in ``_MODULES``.
 
     from jmsctl.selector import dialects
     dialects.get("artemis").not_binds_tighter   # True
@@ -38,7 +43,7 @@ class Dialect:
     rewrite_delivery_mode_literals: bool = False  # 'PERSISTENT' -> 'DURABLE' in the text, quotes included
     # --- evaluation -------------------------------------------------------------------------
     evaluation: str = "jakarta"  # "jakarta" (values.py) or "java" (the brokers' filter package objects)
-    ibm_whole_false: bool = False  # SEMANTICS.md section 5: a type error makes the whole selector FALSE
+    ibm_whole_false: bool = False  # docs/SEMANTICS.md#ibm-dialect: a type error makes the whole selector FALSE
     integer_division_truncates: bool = True  # False: '/' always divides as double
     double_vs_float: str = "widen"  # "widen" or "float-cast-throws" (Double compared with Float)
     header_defaults: MappingProxyType[str, Any] = field(default_factory=lambda: MappingProxyType({}))

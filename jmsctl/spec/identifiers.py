@@ -1,4 +1,4 @@
-"""What a selector identifier is (SEMANTICS.md section 1), for the lexer and for property names:
+"""What a selector identifier is (docs/SEMANTICS.md#identifiers), for the lexer and for property names:
 Java identifier characters (tables generated from Java) and the reserved words, ASCII case-insensitive.
 
 The full tables (javachars.py) make character classes of 646 and 762 ranges: importing them and
@@ -32,7 +32,7 @@ def char_class(ranges: tuple[tuple[int, int], ...]) -> str:
 @cache
 def unicode_classes() -> tuple[str, str]:
     """The identifier start and part classes from the whole tables."""
-    from jmsctl.selector.javachars import IDENTIFIER_PART, IDENTIFIER_START
+    from jmsctl.spec.javachars import IDENTIFIER_PART, IDENTIFIER_START
 
     return char_class(IDENTIFIER_START), char_class(IDENTIFIER_PART)
 

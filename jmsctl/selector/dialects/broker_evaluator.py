@@ -18,10 +18,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from jmsctl.messages.conversion import java_to_string
+from jmsctl.javatext import java_to_string
 from jmsctl.selector import nodes as n
 from jmsctl.selector.dialects import Dialect
-from jmsctl.selector.headers import BROKER_HEADERS
+from jmsctl.selector.dialects.broker_headers import BROKER_HEADERS
 from jmsctl.values import (
     BOOLEAN,
     BYTE,
@@ -199,7 +199,7 @@ def like_regex(pattern: str, escape: str | None) -> re.Pattern[str]:
             i += 1
             # "\\x" + Integer.toHexString(char): a Java \x takes two hex digits, so an escaped
             # escape character above U+00FF is that byte followed by the other digits as text
-            # (one below U+0010 makes the pattern invalid: the parser rejects it, see javacc.py).
+            # (one below U+0010 makes the pattern invalid: the parser rejects it, see broker_parser.py).
             digits = format(ord(pattern[i]), "x")
             out.append(re.escape(chr(int(digits[:2], 16)) + digits[2:]))
         elif c == "%":

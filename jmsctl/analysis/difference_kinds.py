@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
+from jmsctl.analysis.witness import FIELD_PROPERTIES, STANDARD, Candidate, Ingredients, Readings, header_candidates, messages
 from jmsctl.diagnostics import Span
 from jmsctl.selector import nodes as n
 from jmsctl.selector.limits import clip
 from jmsctl.selector.reference import evaluate as reference_evaluate
-from jmsctl.selector.witness import FIELD_PROPERTIES, STANDARD, Candidate, Ingredients, Readings, header_candidates, messages
 from jmsctl.values import BOOLEAN, DOUBLE, INT, LONG, STRING, JType, format_plain, in_range, java_idiv
 
 

@@ -25,13 +25,13 @@ from importlib import import_module
 from typing import Any
 
 from jmsctl import selector as sel
+from jmsctl.analysis import difference_kinds, rewrites
+from jmsctl.analysis.difference_kinds import Finding
+from jmsctl.analysis.witness import STANDARD, Candidate, Ingredients, Readings, ingredients, messages
 from jmsctl.diagnostics import Diagnostic, Severity, Span
 from jmsctl.messages.encode import typed_json
-from jmsctl.selector import difference_kinds, rewrites
 from jmsctl.selector import nodes as n
-from jmsctl.selector.difference_kinds import Finding
 from jmsctl.selector.limits import clip
-from jmsctl.selector.witness import STANDARD, Candidate, Ingredients, Readings, ingredients, messages
 
 BUDGET = 1500  # messages tried per search; a clean selector costs one search per dialect
 MAX_SITES = 24  # rewrite sites (NOT, literals, '--') examined per dialect, in source order
