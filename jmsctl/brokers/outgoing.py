@@ -44,6 +44,9 @@ def prepare(message: Message, stomp: bool, lost: Counter[str]) -> Outgoing:
         if h.get(name) not in (None, False):
             lost[f"{name} (the provider sets it)"] += 1
     headers = {name: h[name] for name in SETTABLE if h.get(name) is not None}
+    reply = headers.get("JMSReplyTo")
+    if reply is not None and "://" not in reply:
+        headers["JMSReplyTo"] = f"queue://{reply}"  # a bare name (activemq browse text prints one) is a queue
     ttl = time_to_live(h, lost)
     properties = dict(message.properties)
     kind, body = message.body_type, message.body

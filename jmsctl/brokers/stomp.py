@@ -193,13 +193,15 @@ class StompConnection:
     def browse(self, queue: str, selector: str | None = None) -> Iterator[Message]:
         sid = self._subscribe(f"/queue/{queue}", selector, browser=True)
         count = 0
+        subscribed = True
         try:
             while True:
                 try:
                     frame = self.read(self.options.idle_timeout, "idle")
                 except TimeoutError:
                     raise BrowseStalled(stalled(self.target, selector, count, self.options.idle_timeout), count) from None
-                if frame.command == "ERROR":
+                if frame.command == "ERROR":  # the subscription was refused: nothing to unsubscribe
+                    subscribed = False
                     raise BrokerError(f"{self.target.url}: {_error_text(frame)}")
                 if frame.command != "MESSAGE" or frame.headers.get("subscription", sid) != sid:
                     continue
@@ -208,7 +210,7 @@ class StompConnection:
                 count += 1
                 yield message_of(frame)
         finally:
-            if self.sock is not None:
+            if self.sock is not None and subscribed:
                 self._send(encode_frame("UNSUBSCRIBE", {"id": sid}))
         if count == 0:
             self.options.notes.append(f"queue {queue!r} is empty, or did not exist: STOMP cannot ask first, and a broker "

@@ -71,6 +71,9 @@ public final class JmsctlBridge {
         StringBuilder out = new StringBuilder();
         for (Throwable t = e; t != null && out.length() < 500; t = t.getCause()) {
             String text = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+            if (t == e && t instanceof JMSException && t.getClass() != JMSException.class) {
+                text = t.getClass().getSimpleName() + ": " + text;  // InvalidSelectorException, InvalidDestinationException...
+            }
             if (out.indexOf(text) < 0) {
                 if (out.length() > 0) out.append(": ");
                 out.append(text);

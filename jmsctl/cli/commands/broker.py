@@ -96,7 +96,7 @@ def browse(
     queue: str = typer.Argument(..., metavar="QUEUE", help="The queue's plain name (orders)."),
     selector: Optional[str] = typer.Option(None, "--selector", "-s", metavar="SEL", help="Applied by the broker, with its own engine."),  # noqa: UP045
     where: Optional[str] = typer.Option(None, "--where", "-w", metavar="SEL", help="Applied here, with jmsctl's engine under --dialect."),  # noqa: UP045
-    dialect: Optional[Dialect] = typer.Option(None, "--dialect", help=DIALECT_HELP + " Default: jakarta for --where, the broker's for --compare."),  # noqa: UP045
+    dialect: Optional[Dialect] = typer.Option(None, "--dialect", help=DIALECT_HELP + " Default: jakarta for --where, the broker's for --compare."),  # noqa: UP045, B008
     explain: bool = typer.Option(False, "--explain", help="With --where: instead of each message written, why it was selected."),
     compare_: bool = typer.Option(
         False, "--compare", help="With --selector: browse selected and unselected, and list the messages on which the broker and jmsctl differ (exit 1 if any)."
