@@ -1,4 +1,4 @@
-"""The column kernels of the fast filter (jmsctl.filter.columns, fast.Engine._process_columns):
+"""The column kernels of the fast filter (jmsctl.filter.columns, filter.columnpath):
 the same verdicts as the compiled selector and the plain path, on values of every spelling
 (bare / typed, int / long / double / float, NULL, absent, wrong types, long overflow, -0.0,
 special doubles) and on chunks holding broken lines (invalid JSON, repeated keys, a typed value
@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jmsctl import selector as sel
+from jmsctl.filter import columnpath
 from jmsctl.filter import schema as fs
 from jmsctl.filter.columns import ASK, kernel_for
 from jmsctl.filter.fast import Engine, property_value
@@ -77,32 +78,32 @@ def test_columns_equal_plain_path(rows: list[tuple[str | None, str | None, int]]
 
 
 def test_kernels_are_used_on_clean_chunks() -> None:
-    """A chunk with nothing to refuse goes through _process_columns, not the per-line loop; a
+    """A chunk with nothing to refuse goes through columnpath.process, not the per-line loop; a
     repeated key, a typed value with three members, "properties" twice or an escape hand the
     chunk back (None)."""
     clean = [_line(w, p, 0) for w in ('{"type":"int","value":3777}', "12", None, "null") for p in ('{"type":"double","value":2.5}', "3", None)]
     for text in ("weight > 100", "price * weight > 1000000"):
         e = Engine(sel.compile(text), exact=False)
-        assert e._kernel is not None, text
-        b = e._process_columns(clean, b"\n".join(clean))
+        assert e.kernel is not None, text
+        b = columnpath.process(e, clean, b"\n".join(clean))
         assert b is not None and b.read == len(clean), text
         for trap in (1, 3, 4):
             bad = [*clean, _line('{"type":"int","value":5}', "2", trap)]
-            assert e._process_columns(bad, b"\n".join(bad)) is None, (text, trap)
+            assert columnpath.process(e, bad, b"\n".join(bad)) is None, (text, trap)
         bad = [*clean, _line('{"type":"int","value":3,"value":300}', "2", 0)]
-        assert e._process_columns(bad, b"\n".join(bad)) is None, text
+        assert columnpath.process(e, bad, b"\n".join(bad)) is None, text
         near = [*clean, _line('{"type":"int","value":5}', "2", 7), _line("5", "2", 6)]  # "weights", "heavyweight": counted exactly then
-        b = e._process_columns(near, b"\n".join(near))
+        b = columnpath.process(e, near, b"\n".join(near))
         assert b is not None and b.read == len(near), text
     e = Engine(sel.compile("color IN ('blue', 'red')"), exact=False)  # no typed value on the path
-    assert e._kernel is not None
-    assert e._process_columns(clean, b"\n".join(clean)) is not None
+    assert e.kernel is not None
+    assert columnpath.process(e, clean, b"\n".join(clean)) is not None
     twice = [*clean, b'{"properties":{"color":"red","color":"blue"}}']
-    assert e._process_columns(twice, b"\n".join(twice)) is None
+    assert columnpath.process(e, twice, b"\n".join(twice)) is None
     # headers read, or three properties, or an OR of two comparisons: no kernel (the per-line loop)
     for text in ("JMSType = 'car' AND weight > 1", "a + b + c > 1", "a > 1 OR b > 2"):
         e = Engine(sel.compile(text), exact=False)
-        assert e._kernel is None, text
+        assert e.kernel is None, text
 
 
 def test_single_kernel_remembers_nothing_wrong() -> None:

@@ -21,7 +21,7 @@ bounded search and evaluated by the broker evaluator; without one the answer is 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,7 @@ from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.messages.decode import decode_message
 from jmsctl.messages.encode import message_json
 from jmsctl.messages.model import Message
+from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
 from jmsctl.values import TypedValue, tri_name
 
@@ -154,7 +155,7 @@ def _ask(texts: Sequence[str], dialect: str, timeout: float, domain: smt.Domain,
     if dialect not in ENCODED:
         return _search(texts, asts, dialect, confirmed, found, domain)
     ctx_message = smt.Message(domain)
-    encoder = smt.Encoder(ctx_message, ibm=dialect == "ibm")
+    encoder = smt.Encoder(ctx_message, ibm=dialects.get(dialect).ibm_whole_false)
     try:
         tris = [encoder.selector(ast) for ast in asts]
     except smt.Unsupported as exc:
@@ -177,40 +178,56 @@ def _ask(texts: Sequence[str], dialect: str, timeout: float, domain: smt.Domain,
 MAX_SPLIT = 64  # subproblems at most; more hot names than that are solved as one formula
 
 
-def _solve(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str], timeout: float) -> z3.ModelRef | str:
-    """A model of ``formula``, or "unsat", or the reason the solver gave up.
-
-    The numeric group of each hot name (smt.hot_names) is fixed in turn, cheapest combination
-    first, so that each subproblem holds only one kind of arithmetic per name: all unsat is unsat."""
+def subproblems(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str]) -> Iterator[z3.BoolRef]:
+    """The formula split by the numeric group of each hot name (smt.hot_names), cheapest combination
+    first: each part holds one kind of arithmetic per name, and the formula is unsat when every
+    part is. At most MAX_SPLIT parts: the costliest names are split, the others left to the solver."""
     slots = [message.slots[h] for h in hot if h in message.slots]
     combos: list[tuple[int, ...]] = [()]
     for i, s in enumerate(slots):
         more = [(*c, g) for c in combos for g in s.groups()]
         if len(more) > MAX_SPLIT:
-            slots = slots[:i]  # the costliest names split, the others left to the solver
+            slots = slots[:i]
             break
         combos = more
     combos.sort(key=lambda c: (max(c, default=0), sum(c)))
+    for combo in combos:
+        fixed = [(s.group, z3.IntVal(g)) for s, g in zip(slots, combo, strict=True)]
+        part = z3.simplify(z3.substitute(formula, *fixed)) if fixed else formula
+        yield z3.And(part, *(s.group == g for s, g in zip(slots, combo, strict=True)))
+
+
+def _solve(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str], timeout: float) -> z3.ModelRef | str:
+    """A model of ``formula``, or "unsat", or the reason the solver gave up (within ``timeout`` in all)."""
     deadline = time.monotonic() + timeout
     reasons: list[str] = []
-    for combo in combos:
+    for part in subproblems(formula, message, hot):
         left = deadline - time.monotonic()
         if left <= 0:
             reasons.append("timeout")
             break
-        fixed = [(s.group, z3.IntVal(g)) for s, g in zip(slots, combo, strict=True)]
-        part = z3.simplify(z3.substitute(formula, *fixed)) if fixed else formula
         solver = z3.Solver()
         solver.set("timeout", max(1, int(left * 1000)))
-        solver.add(part, *(s.group == g for s, g in zip(slots, combo, strict=True)))
+        solver.add(part)
         outcome = solver.check()
         if outcome == z3.sat:
-            return solver.model()
+            model = solver.model()
+            solver.add(*_plain(message))  # a witness a person reads easily, if one exists: ints as int
+            solver.set("timeout", max(1, min(500, int((deadline - time.monotonic()) * 1000))))
+            return solver.model() if solver.check() == z3.sat else model
         if outcome != z3.unsat:
             reasons.append(solver.reason_unknown())
     if not reasons:
         return "unsat"
     return f"the solver gave up ({', '.join(dict.fromkeys(reasons))}; timeout {timeout:g} s)"
+
+
+def _plain(message: smt.Message) -> list[z3.BoolRef]:
+    """Preferences for a witness: a byte/short/int-group value is an int, where int is allowed."""
+    from jmsctl.values import INT
+
+    g, sub = smt.GROUPS[INT]
+    return [z3.Implies(s.group == g, s.sub == sub) for s in message.slots.values() if INT in s.types]
 
 
 def _verdict(model: z3.ModelRef, tri: smt.Tri) -> str:

@@ -10,7 +10,7 @@ True / False / None (UNKNOWN), or ``ASK``: this line's verdict is left to the pe
 other rules than the compiled selector's:
 
 - one property: the compiled selector itself, run once per distinct (type, value) on the view
-  ``fast.property_value`` builds, and remembered (the usual dump has a few thousand distinct
+  ``view.property_value`` builds, and remembered (the usual dump has a few thousand distinct
   weights or a handful of regions). A zero float is never remembered (-0.0 == 0.0 in a dict,
   not under division).
 - ``a (+ - *) b op number`` (Jakarta reading): when one operand is a double and the other an
@@ -32,6 +32,7 @@ from typing import Any
 from msgspec import UNSET
 
 from jmsctl.filter import schema as fs
+from jmsctl.filter.view import property_value
 from jmsctl.messages.decode import SPECIAL_FLOATS, AmbiguousNumber, RecordError, decode_value
 from jmsctl.selector import Selector
 from jmsctl.selector import nodes as n
@@ -56,8 +57,6 @@ class Kernel:
 def _view_value(v: Any, name: str) -> Any:
     """A decoded value -> its selector value (JType, value), None when absent; raises as the
     conversion raises (then the line is ASKed)."""
-    from jmsctl.filter.fast import property_value
-
     if v is None or v is UNSET:
         return None
     return property_value(v, f"properties.{name}")
