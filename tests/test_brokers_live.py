@@ -461,3 +461,29 @@ def test_watch_prints_what_is_published_until_stopped(broker: activemq_broker.Br
     finally:
         if process.poll() is None:
             process.kill()
+
+
+def test_the_readme_broker_examples_run_as_written(broker: activemq_broker.Broker, tmp_path: Path) -> None:
+    """README.md's browse/send/watch lines (tests/test_readme.py skips them: they need a broker), on
+    this session's broker: its ports put in place of 61616 and 61613; watch stopped by SIGINT."""
+    from tests.test_readme import ALL
+
+    (tmp_path / "samples").symlink_to(ROOT / "samples")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "jmsctl").write_text(f'#!/bin/sh\nexec {sys.executable} -m jmsctl "$@"\n', encoding="utf-8")
+    (bin_dir / "jmsctl").chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    ran = 0
+    for line, command, status in ALL:
+        if not any(f"jmsctl {verb} " in command for verb in ("browse", "send", "watch")):
+            continue
+        command = command.replace("127.0.0.1:61616", f"127.0.0.1:{broker.openwire}").replace("127.0.0.1:61613", f"127.0.0.1:{broker.stomp}")
+        command = command.replace("samples/orders.ndjson", "samples/orders.json")  # the same orders, 200 not 3,000: time
+        if command.startswith("jmsctl watch"):
+            command = "timeout --preserve-status -s INT 5 " + command
+        done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == status, f"README.md:{line}: {command}\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
+        ran += 1
+    assert ran >= 8
+    assert (tmp_path / "heavy-cars.ndjson").stat().st_size > 0

@@ -112,7 +112,9 @@ def browse(
     ),
     classpath: Optional[str] = _classpath(),  # noqa: UP045
 ) -> None:
-    """Browse a queue without consuming it, writing every message as a consumer sees it.
+    """Browse a queue without consuming it, as a consumer sees it.
+
+    Every header, typed property and body, written as NDJSON (or --to FORMAT).
 
     Exit 0 browsed, 1 (--compare) differences found, 2 any error. Credentials: JMSCTL_USER and JMSCTL_PASSWORD, else netrc.
 
@@ -265,7 +267,9 @@ def send(
     classpath: Optional[str] = _classpath(),  # noqa: UP045
     max_size: int = max_record_size(),
 ) -> None:
-    """Send the messages of dumps to a queue: the headers a producer sets and typed properties.
+    """Send the messages of dumps to a queue, as a producer would.
+
+    The headers a producer sets, and typed properties.
 
     Every file is read first: a record that cannot be read sends nothing (exit 2). What the transport
     cannot carry (message id, timestamp; over STOMP property types and map, stream, object bodies) is
@@ -348,7 +352,9 @@ def watch(
     timeout: float = _timeout(),
     classpath: Optional[str] = _classpath(),  # noqa: UP045
 ) -> None:
-    """Print messages as they are published on a topic (a non-durable subscription), until interrupted.
+    """Print the messages published on a topic, until interrupted.
+
+    A non-durable subscription, as tail -f follows a file.
 
     Ctrl-C or SIGTERM ends it (exit 130 / 143), closing the subscription. Credentials: JMSCTL_USER and JMSCTL_PASSWORD, else netrc.
 
