@@ -16,6 +16,7 @@ import orjson
 from jmsctl.analysis.profile import value_key
 from jmsctl.analysis.shape import Shape
 from jmsctl.messages.loader import read_records
+from tests.ptyrun import run_in_pty, terminal_env
 from tests.test_hostile_records import _feed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,6 +70,13 @@ def test_table_is_plain_when_piped() -> None:
     assert "'blue' 740, 'black' 655" in line  # strings as selector literals, counts exact
     assert "~" in next(x for x in text.splitlines() if x.split()[:1] == ["orderId"])  # an estimate, labelled
     assert "~ an estimate (HyperLogLog" in text
+
+
+def test_table_has_colour_on_a_terminal_only() -> None:
+    out = run_in_pty(["profile", str(SAMPLE), "--top", "2"], terminal_env(COLUMNS="120", PYTHONPATH=str(ROOT)))
+    assert "\x1b[" in out and "Properties (28)" in out
+    plain = run_in_pty(["profile", str(SAMPLE), "--top", "2"], terminal_env(COLUMNS="120", PYTHONPATH=str(ROOT), NO_COLOR="1"))
+    assert "\x1b[" not in plain and "Properties (28)" in plain
 
 
 def test_rejected_records_are_located_and_counted(tmp_path: Path) -> None:
