@@ -59,6 +59,22 @@ def test_json_document_adds_up_and_matches_the_messages() -> None:
     assert Shape.from_json(doc).types("weight") == {m.properties["weight"][0] for m in messages if "weight" in m.properties}
 
 
+def test_documents_follow_the_published_schema(tmp_path: Path) -> None:
+    """docs/profile.schema.json (the README's document) holds for a sample, rejected records and
+    estimates included, and refuses a document whose estimate is not labelled."""
+    import jsonschema
+
+    schema = json.loads((ROOT / "docs" / "profile.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    for args in ([str(SAMPLE)], [str(ROOT / "samples" / "bad-records.ndjson")], [str(ROOT / "samples" / "orders-dmpmqmsg.qload")]):
+        doc = orjson.loads(jmsctl("profile", *args, "--format", "json").stdout)
+        validator.validate(doc)
+    entry = next(e for e in doc["properties"] if e["distinct"]["exact"]) if doc["properties"] else None
+    if entry is not None:
+        entry["distinct"]["exact"] = False  # an estimate without its error
+        assert not validator.is_valid(doc)
+
+
 def test_table_is_plain_when_piped() -> None:
     r = jmsctl("profile", str(SAMPLE), "--top", "2")
     assert r.returncode == 0, r.stderr
