@@ -30,16 +30,17 @@ import z3
 
 from jmsctl import selector as sel
 from jmsctl.analysis import smt
+from jmsctl.analysis.vacuity import ENCODED
 from jmsctl.exceptions import InvalidSelectorException
-from jmsctl.messages.decode import decode_message
+from jmsctl.messages.decode import AmbiguousNumber, decode_message
 from jmsctl.messages.encode import message_json
+from jmsctl.messages.jsontext import parse_json_exact
 from jmsctl.messages.model import Message
 from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
 from jmsctl.values import TypedValue, tri_name
 
 DEFAULT_TIMEOUT = 5.0  # seconds per question
-ENCODED = ("jakarta", "ibm")
 
 
 @dataclass(frozen=True)
@@ -147,17 +148,18 @@ def _analyzed(text: str, dialect: str) -> n.Node | None:
     return analysis.ast
 
 
-def _ask(texts: Sequence[str], dialect: str, timeout: float, domain: smt.Domain,
+def _ask(texts: Sequence[str], dialect: str | Sequence[str], timeout: float, domain: smt.Domain,
          counterexample: Callable[[list[smt.Tri]], z3.BoolRef], confirmed: Callable[[Sequence[str]], bool],
          claim: str, found: str) -> Answer:
-    """Look for a message of the domain satisfying ``counterexample``: none is the Proof of ``claim``."""
-    asts = [_analyzed(t, dialect) for t in texts]
-    if dialect not in ENCODED:
-        return _search(texts, asts, dialect, confirmed, found, domain)
+    """Look for a message of the domain satisfying ``counterexample``: none is the Proof of ``claim``.
+    ``dialect`` is one for every selector, or one per selector (two readings of one text)."""
+    each = [dialect] * len(texts) if isinstance(dialect, str) else list(dialect)
+    asts = [_analyzed(t, d) for t, d in zip(texts, each, strict=True)]
+    if any(d not in ENCODED for d in each):
+        return _search(texts, asts, each, confirmed, found, domain)
     ctx_message = smt.Message(domain)
-    encoder = smt.Encoder(ctx_message, ibm=dialects.get(dialect).ibm_whole_false)
     try:
-        tris = [encoder.selector(ast) for ast in asts]
+        tris = [smt.Encoder(ctx_message, ibm=dialects.get(d).ibm_whole_false).selector(ast) for ast, d in zip(asts, each, strict=True)]
     except smt.Unsupported as exc:
         return Unknown(str(exc))
     formula = z3.And(*ctx_message.constraints, counterexample(tris))
@@ -168,11 +170,18 @@ def _ask(texts: Sequence[str], dialect: str, timeout: float, domain: smt.Domain,
     values = ctx_message.read(model)
     expected = tuple(_verdict(model, t) for t in tris)
     message, doc = _message(values)
-    verdicts = tuple(_engine_verdict(t, dialect, message) for t in texts)
+    verdicts = tuple(_engine_verdict(t, d, message) for t, d in zip(texts, each, strict=True))
     if verdicts != expected or not confirmed(verdicts):
         raise WitnessRejected(f"the engine's verdicts {verdicts} on {orjson.dumps(doc).decode()} are not the solver's {expected} "
-                              f"for {list(texts)!r} ({dialect})")
+                              f"for {list(texts)!r} ({each})")
     return Witness(found, doc, verdicts, tuple(texts))
+
+
+def readings_differ(text: str, a: str, b: str, timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY) -> Answer:
+    """Proof("equivalent"): dialects ``a`` and ``b`` select the same messages with ``text``; else a
+    Witness("different") with the two verdicts (what ``check --portability`` asks of each dialect)."""
+    return _ask([text, text], [a, b], timeout, domain, lambda ts: ts[0][0] != ts[1][0],
+                lambda v: (v[0] == "TRUE") != (v[1] == "TRUE"), "equivalent", "different")
 
 
 MAX_SPLIT = 64  # subproblems at most; more hot names than that are solved as one formula
@@ -249,8 +258,17 @@ def _message(values: dict[str, TypedValue | None]) -> tuple[Message, dict[str, A
             props[name] = v
     doc = message_json(Message(headers, props))
     doc.pop("type", None)  # a plain message: the format's default
-    message = decode_message(orjson.loads(orjson.dumps(doc)))
-    return message, doc
+    return read_witness(doc), doc
+
+
+def read_witness(doc: dict[str, Any]) -> Message:
+    """A witness's JSON as every command reads it: written, then read back as the loader does
+    (an integral double beyond the long range read again exactly, as the loader does)."""
+    raw = orjson.dumps(doc)
+    try:
+        return decode_message(orjson.loads(raw))
+    except AmbiguousNumber:
+        return decode_message(parse_json_exact(raw))
 
 
 def _engine_verdict(text: str, dialect: str, message: Message) -> str:
@@ -260,7 +278,7 @@ def _engine_verdict(text: str, dialect: str, message: Message) -> str:
         return "FALSE"
 
 
-def _search(texts: Sequence[str], asts: list[n.Node | None], dialect: str, confirmed: Callable[[Sequence[str]], bool],
+def _search(texts: Sequence[str], asts: list[n.Node | None], each: Sequence[str], confirmed: Callable[[Sequence[str]], bool],
             found: str, domain: smt.Domain) -> Answer:
     """A dialect whose reading is not encoded: the portability lint's bounded search for a witness."""
     from jmsctl.analysis import witness as w
@@ -271,12 +289,13 @@ def _search(texts: Sequence[str], asts: list[n.Node | None], dialect: str, confi
         message = candidate.message()
         if not _in_domain(message, domain):
             continue
-        verdicts = tuple("TRUE" if readings.verdict(t, dialect, candidate) == "match" else "FALSE" for t in texts)
+        verdicts = tuple("TRUE" if readings.verdict(t, d, candidate) == "match" else "FALSE" for t, d in zip(texts, each, strict=True))
         if confirmed(verdicts):
             doc = message_json(message)
             doc.pop("type", None)
             return Witness(found, doc, verdicts, tuple(texts))
-    return Unknown(f"the {dialect} dialect's evaluation is not encoded for the solver, and the bounded search found no witness")
+    names = ", ".join(sorted({d for d in each if d not in ENCODED}))
+    return Unknown(f"the {names} dialect's evaluation is not encoded for the solver, and the bounded search found no witness")
 
 
 def _in_domain(message: Message, domain: smt.Domain) -> bool:
@@ -301,4 +320,4 @@ def as_json(answer: Answer) -> dict[str, Any]:
 
 
 __all__ = ["Answer", "Proof", "Unknown", "Witness", "WitnessRejected", "always", "as_json", "coverage",
-           "equivalent", "never", "overlap"]
+           "equivalent", "never", "overlap", "read_witness", "readings_differ"]

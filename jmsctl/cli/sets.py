@@ -107,13 +107,12 @@ class Printer:
 
     def _witness(self, answer: solver.Witness, labels: Sequence[str], texts: Sequence[str]) -> None:
         from jmsctl.cli.commands.show import render_message
-        from jmsctl.messages.decode import decode_message
         from jmsctl.messages.printer import message_view
         from jmsctl.selector.explainer import explain
         from jmsctl.selector.why import deciding
 
         con = self.console
-        message = decode_message(answer.message)
+        message = solver.read_witness(answer.message)
         con.print(Text("  witness: ", style="blue") + Text(orjson.dumps(answer.message).decode() if answer.message else "{} (no headers, no properties)"))
         for label, text, verdict in zip(labels, texts, answer.verdicts, strict=True):
             line = Text(f"  {label} -> ", style="blue")
