@@ -37,7 +37,8 @@ def codes(text: str) -> list[str]:
     ("JMSType = car", "W016", 11),
     ("JMSType IN ('closed, saleUpdate')", "W017", 13),
     ("x IN ('a', 'b,c', 'd')", "W017", 12),
-    ("topic", "W018", 1),
+    ("topic", "W018", 1),  # createConsumer(topic, "topic"): seen in public code
+    ("podsistem", "W018", 1),
     ("mySubscription", "W018", 1),
     ("(orders)", "W018", 2),
 ])
@@ -74,6 +75,8 @@ def test_hints_say_the_fix() -> None:
     "isUrgent",  # reads as a boolean
     "hasAttachment",
     "urgent_flag",
+    "AnswerAlreadyPlayed",  # a participle: public code sets such names with setBooleanProperty and selects on them bare
+    "processed",
     "a",
     "NOT topic",  # a condition written as one
     "JMSType = 'car' AND color = 'blue' AND weight > 2500",
@@ -124,3 +127,43 @@ def test_every_check_format_shows_the_lints(fmt: str) -> None:
 
 def test_strict_makes_a_lint_fail() -> None:
     assert runner.invoke(app, ["check", "--strict", "color = red"]).exit_code == 1
+
+
+# ----- in scan: who fills a placeholder in, and which argument a bare name is ----------------------
+
+def _scan_codes(path: str, text: str) -> list[tuple[str, tuple[str, ...]]]:
+    from jmsctl.scan import scan_bytes
+
+    result = scan_bytes(path, text.encode())
+    assert result is not None
+    return [(d.code, d.notes) for c in result.selectors for d in c.diagnostics]
+
+
+JAVA = 'import javax.jms.*;\nclass A {{ void a(Session s, Topic t) throws Exception {{ {call} }} }}\n'
+
+
+@pytest.mark.parametrize(("path", "text", "code", "note"), [
+    ("A.java", JAVA.format(call='s.createConsumer(t, "clientID = \'${clientID}\'");'), "W015", None),  # plain Java fills nothing in
+    ("A.java", '@JmsListener(destination = "q", selector = "clientID = \'${clientID}\'")\nvoid b() {}\n', "I001",
+     "Spring resolves ${clientID} in @JmsListener attributes before the selector is used"),
+    ("A.kt", 'import javax.jms.*\nfun a(s: Session, t: Topic, id: String) = s.createConsumer(t, "id = \'${id}\'")\n', "I001",
+     "Kotlin interpolates ${id} into the string"),
+    ("A.groovy", 'import javax.jms.*\ndef a(Session s, Topic t, id) { s.createConsumer(t, "id = \'$id\'") }\n', "I001",
+     "Groovy interpolates $id into the string"),
+    ("application.properties", "app.jms.selector=tenant = '${tenant}'\n", "I001",
+     "Spring resolves ${tenant} in configuration files before the selector is used"),
+    ("s.py", 'import stomp\nc.subscribe(destination="/q", id=1, headers={"selector": "id = \'${x}\'"})\n', "W015", None),
+])
+def test_scan_says_who_fills_a_placeholder_in_or_warns(path: str, text: str, code: str, note: str | None) -> None:
+    got = _scan_codes(path, text)
+    assert [c for c, _ in got] == [code], got
+    if note is not None:
+        assert got[0][1] == (note,)
+
+
+def test_scan_names_the_argument_a_bare_name_is() -> None:
+    got = _scan_codes("A.java", JAVA.format(call='s.createDurableSubscriber(t, "color = \'red\'", "mySub", false);'))
+    assert got == [("W018", ("it is argument 3 of createDurableSubscriber(Topic topic, String name, String messageSelector, boolean noLocal): "
+                             "the subscription name is another argument; are the two swapped?",))]
+    got = _scan_codes("A.java", JAVA.format(call='s.createConsumer(t, "topic");'))
+    assert got == [("W018", ("it is argument 2 of createConsumer(Destination destination, String messageSelector)",))]

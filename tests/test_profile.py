@@ -13,7 +13,7 @@ import pytest
 
 from jmsctl.analysis.profile import CAPACITY, LONG_STRING, Profiler, key_value, profile_records, value_key
 from jmsctl.analysis.shape import Shape
-from jmsctl.analysis.sketches import EXACT_DISTINCT, HLL_ERROR, HLL_M, Distinct, Frequent, hll_estimate, hll_rank, key_hash
+from jmsctl.analysis.sketches import HLL_ERROR, HLL_M, Values, hll_estimate, hll_rank, key_hash
 from jmsctl.messages.loader import read_records
 from jmsctl.messages.model import Message
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING, JType, to_f32
@@ -42,24 +42,26 @@ def test_hll_rank() -> None:
 
 
 def test_distinct_exact_then_estimated() -> None:
-    d = Distinct(limit=100)
+    d = Values(capacity=100)
     for i in range(100):
         d.add(f"int:{i}")
-        d.add(f"int:{i}")  # repeats change nothing
-    assert d.exact and d.count == 100
+        d.add(f"int:{i}")  # repeats count, but are one value
+    assert d.exact and d.distinct == 100 and d.top(1) == [("int:0", 2)]
     d.add("int:100")
     assert not d.exact
-    assert d.size() == HLL_M  # the hashes are gone, the registers stay
-    assert abs(d.count - 101) <= 3
+    assert d.size() == HLL_M + len(d.counts) <= HLL_M + 100
+    assert abs(d.distinct - 101) <= 3
 
 
 @pytest.mark.parametrize("n", [2_000, 30_000, 200_000])
 def test_hll_estimate_within_four_standard_errors(n: int) -> None:
-    d = Distinct()
+    d = Values()
     for i in range(n):
         d.add(f"String:id-{i}")
+        if i % 3 == 0:
+            d.add(f"String:id-{i // 2}")  # values seen again: counted, not registered twice
     assert not d.exact
-    assert abs(d.count - n) <= 4 * HLL_ERROR * n, d.count
+    assert abs(d.distinct - n) <= 4 * HLL_ERROR * n, d.distinct
 
 
 def test_hll_estimate_of_dict_registers_equals_array() -> None:
@@ -72,7 +74,7 @@ def test_hll_estimate_of_dict_registers_equals_array() -> None:
 
 
 def test_frequent_exact_while_few_values() -> None:
-    f = Frequent(5)
+    f = Values(5)
     stream = ["a"] * 7 + ["b"] * 3 + ["c", "d", "e"] * 2
     for k in stream:
         f.add(k)
@@ -85,7 +87,7 @@ def test_frequent_guarantees_on_a_skewed_stream() -> None:
     stream = [f"hot{i}" for i in range(5) for _ in range(2000 - 300 * i)] + [f"cold{rng.randrange(50_000)}" for _ in range(40_000)]
     rng.shuffle(stream)
     truth = Counter(stream)
-    f = Frequent(50)
+    f = Values(50)
     for k in stream:
         f.add(k)
     assert not f.exact and len(f.counts) <= 50
@@ -176,7 +178,7 @@ def test_profile_of_sample_adds_up() -> None:
     for name in ("color", "weight"):
         entry = next(e for e in r.properties if e.name == name)
         truth = Counter(value_key(m.properties[name]) for m in messages if name in m.properties)
-        if len(truth) <= 100:  # few values: everything exact
+        if len(truth) <= CAPACITY:  # few values: everything exact
             assert entry.distinct == len(truth) and entry.distinct_exact and entry.common_exact
             assert [(v.key, v.count) for v in entry.common] == sorted(truth.items(), key=lambda kv: (-kv[1], kv[0]))[:10]
         else:  # weight: 1,144 values, past both bounds: estimates, within what they say
@@ -206,7 +208,7 @@ def test_profile_memory_is_bounded_per_name() -> None:
         p.add(_msg({"id": (LONG, i), "kind": (STRING, f"k{i % 7}"), "v": (DOUBLE, i / 3)}, {"JMSMessageID": f"ID:{i}"}))
         if i in (10_000, 30_000, 59_999):
             held.append(p.held())
-    bound = 4 * (max(HLL_M, EXACT_DISTINCT) + CAPACITY)  # four names: id, kind, v, JMSMessageID
+    bound = 4 * (HLL_M + CAPACITY)  # four names: id, kind, v, JMSMessageID
     assert all(h <= bound for h in held), held  # 60,000 distinct ids and doubles, far more than the bound
     r = p.result()
     ident = next(e for e in r.properties if e.name == "id")

@@ -7,12 +7,13 @@ Two kinds, as ruff has safe and unsafe fixes, with a proof behind "safe":
   ``"blue"`` -> ``'blue'``, a URL-encoded selector -> its decoded text). Fixes are applied one
   error at a time, re-parsing after each; the result is applicable only when it is valid, and it
   is labelled with what each fix assumes (the writer's intent is a guess: say which).
-- the original is valid: a rewrite is applicable only when it provably selects the same messages.
-  The proof here is structural: the rewrite parses to the same AST (spans and spellings aside,
-  a float's sign kept): the portability rewrites (``NOT a = 1`` -> ``NOT (a = 1)``, a literal
-  in decimal, ``--`` -> ``- -``) under ``--portability``. A rewrite that changes what is selected
-  (``jmsType`` -> ``JMSType``, ``color = red`` -> ``color = 'red'``, the IN-list split) is a
-  suggestion: shown with its text, never applied.
+- the original is valid: a rewrite is applicable only when it provably selects the same messages:
+  it parses to the same AST (spans and spellings aside, a float's sign kept), or the solver
+  (analysis/solver.py) proves the two equivalent. The portability rewrites (``NOT a = 1`` ->
+  ``NOT (a = 1)``, a literal in decimal, ``--`` -> ``- -``) under ``--portability`` are such.
+  A rewrite that changes what is selected (``jmsType`` -> ``JMSType``, ``color = red`` ->
+  ``color = 'red'``, the IN-list split) is a suggestion: shown with the solver's witness (a
+  message on which the two differ), never applied.
 
 ``Fixed.edits`` are the smallest edits from the original to the fixed text (``scan --fix``
 writes only those characters into the source, keeping the file's own escaping elsewhere).
@@ -26,6 +27,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import unquote_plus
+
+import orjson
 
 from jmsctl import selector as sel
 from jmsctl.analysis import rewrites
@@ -212,6 +215,28 @@ def shape(node: n.Node) -> list[object]:
     return out
 
 
+PROOF_TIMEOUT = 2.0  # seconds the solver may take per rewrite
+
+
+def prove(a: str, b: str, dialect: str = "jakarta") -> tuple[bool, str]:
+    """Whether ``a`` and ``b`` select the same messages, and how that is known: the same AST, or
+    the solver's proof (jmsctl/analysis/solver.py, jakarta and ibm); else why not (its witness
+    message, on which one selects and the other does not), or why unknown."""
+    if same_ast(a, b, dialect):
+        return True, "same AST"
+    try:
+        from jmsctl.analysis import solver
+    except ImportError as exc:  # pragma: no cover - z3 is a dependency; said, not assumed
+        return False, f"not proven ({exc})"
+    answer = solver.equivalent(a, b, dialect, PROOF_TIMEOUT)
+    if isinstance(answer, solver.Proof):
+        return True, "proved equivalent"
+    if isinstance(answer, solver.Witness):
+        witness = orjson.dumps(answer.message).decode()
+        return False, f"it changes which messages are selected: on {witness} the selector is {answer.verdicts[0]}, the rewrite {answer.verdicts[1]}"
+    return False, f"not proven to select the same messages ({answer.reason})"
+
+
 def same_ast(a: str, b: str, dialect: str = "jakarta") -> bool:
     """Both valid and parsed to the same tree: they select the same messages under ``dialect``."""
     x, y = sel.analyze(a, dialect), sel.analyze(b, dialect)
@@ -229,10 +254,10 @@ def _portability_sites(text: str, ast: n.Node, reported: Iterable[str], dialects
     return list(out.values())
 
 
-def _suggestions(text: str, analysis: sel.Analysis, found: Sequence[Diagnostic] | None) -> list[Suggestion]:
-    """Rewrites of a valid selector that change what it selects: shown, never applied."""
+def _suggestions(text: str, analysis: sel.Analysis, found: Sequence[Diagnostic] | None, dialect: str) -> list[Suggestion]:
+    """Rewrites of a valid selector that the solver does not prove the same: shown, never applied,
+    with its witness (a message on which they differ)."""
     out: list[Suggestion] = []
-    why = "it changes which messages are selected"
     ast = analysis.ast
     if ast is None:
         return out
@@ -253,7 +278,10 @@ def _suggestions(text: str, analysis: sel.Analysis, found: Sequence[Diagnostic] 
                 if items:
                     edit, title = (start, end, items[1:-1]), f"IN {items}"
         if edit is not None:
-            out.append(Suggestion(d.code, title, rewrites.apply(text, [edit]), why))
+            rewritten = rewrites.apply(text, [edit])
+            same, why = prove(text, rewritten, dialect)
+            if not same:  # a rewrite proved the same would be a fix; these name a different meaning
+                out.append(Suggestion(d.code, title, rewritten, why))
     return out
 
 
@@ -276,13 +304,14 @@ def fix(text: str, dialect: str = "jakarta", *, portability: Sequence[Diagnostic
         edits = [_tidy(repaired, e) for site, _ in sites for e in site.edits]
         if edits:
             candidate = rewrites.apply(repaired, edits)
-            if same_ast(repaired, candidate, dialect):
+            same, how = prove(repaired, candidate, dialect)
+            if same:
                 fixes += [Fix(site.code, _title(repaired, site)) for site, _ in sites]
                 repaired = candidate
-                proof = "same AST"
+                proof = how
                 analysis = sel.analyze(repaired, dialect)
     return Fixed(text, repaired, tuple(fixes), analysis.valid, proof,
-                 tuple(_suggestions(repaired, analysis, found if repaired == text else None)))
+                 tuple(_suggestions(repaired, analysis, found if repaired == text else None, dialect)))
 
 
 def _tidy(text: str, edit: Edit) -> Edit:
@@ -302,6 +331,12 @@ def _title(text: str, site: rewrites.Site) -> str:
     return f"`{clip(text[start:end])}` -> `{clip(rewrites.apply(text, edits)[start : end + grown].strip())}`"
 
 
+def describe(f: Fix, proof: str) -> str:
+    """A fix in one line, with why it is safe: what it assumes, or the proof that nothing changes."""
+    why = f"assumes {f.assumes}" if f.assumes else f"{proof}: selects the same messages"
+    return f"{f.code}: {f.title} ({why})"
+
+
 def minimal_edits(a: str, b: str) -> tuple[Edit, ...]:
     """The edits that turn ``a`` into ``b``, character-wise smallest (difflib) for texts of
     ordinary length; beyond ``_DIFF_LIMIT`` one edit between the common prefix and suffix."""
@@ -319,4 +354,4 @@ def minimal_edits(a: str, b: str) -> tuple[Edit, ...]:
     return tuple((i1, i2, b[j1:j2]) for tag, i1, i2, j1, j2 in ops if tag != "equal")
 
 
-__all__ = ["Edit", "Fix", "Fixed", "Suggestion", "fix", "minimal_edits", "same_ast", "shape"]
+__all__ = ["Edit", "Fix", "Fixed", "Suggestion", "describe", "fix", "minimal_edits", "prove", "same_ast", "shape"]

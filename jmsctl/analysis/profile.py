@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from jmsctl.analysis.sketches import EXACT_DISTINCT, HLL_ERROR, Distinct, Frequent
+from jmsctl.analysis.sketches import EXACT_DISTINCT, HLL_ERROR, Values
 from jmsctl.messages.encode import typed_json
 from jmsctl.messages.loader import Record
 from jmsctl.messages.model import Message
@@ -36,8 +36,8 @@ LONG_STRING = 200
 """Characters of a String value kept in its key; a longer one is keyed by this prefix and its MD5."""
 TOP = 10
 """Most common values reported per name (``--top``)."""
-CAPACITY = 100
-"""Counters kept per name for the most common values: exact while a name has at most this many distinct values."""
+CAPACITY = EXACT_DISTINCT
+"""Counters kept per name: distinct count and most common values exact while a name has at most this many values."""
 
 HEADER_TYPES: dict[str, JType] = {
     "JMSMessageID": STRING, "JMSCorrelationID": STRING, "JMSType": STRING, "JMSDestination": STRING, "JMSReplyTo": STRING,
@@ -47,9 +47,13 @@ HEADER_TYPES: dict[str, JType] = {
 """Each header as a selector (or a broker dialect) reads it: JMSDeliveryMode is the String
 'PERSISTENT' / 'NON_PERSISTENT' whether the dump wrote 2 / 1 (jmsctl.messages.model.selector_view)."""
 
+# JMSDeliveryMode alone is read through DELIVERY_MODES (2 -> 'PERSISTENT'): marked by a type of its own here.
+_MODE = object()
+_HEADER_TYPES: dict[str, Any] = {**HEADER_TYPES, "JMSDeliveryMode": _MODE}
 _ELLIPSIS = "\u2026"
 _INF = float("inf")
 _PREFIX = {t: t.java_name + ":" for t in JType}
+_INTEGRAL = {t: p for t, p in _PREFIX.items() if t.is_integral}
 
 
 def value_key(value: TypedValue) -> str:
@@ -182,36 +186,29 @@ def name_profile(name: str, messages: int, types: dict[JType, int], null: int, d
 class _Name:
     """The running summary of one name."""
 
-    __slots__ = ("distinct", "frequent", "null", "types")
+    __slots__ = ("counts", "null", "types", "values")
 
-    def __init__(self, capacity: int, exact_distinct: int) -> None:
+    def __init__(self, capacity: int) -> None:
         self.types = [0] * len(JType)
         self.null = 0
-        self.distinct = Distinct(exact_distinct)
-        self.frequent = Frequent(capacity)
-
-    def add(self, value: TypedValue) -> None:
-        self.types[value[0]] += 1
-        key = value_key(value)
-        self.distinct.add(key)
-        self.frequent.add(key)
+        self.values = Values(capacity)
+        self.counts = self.values.counts  # the same dict, for the loop of _add (Values never rebinds it)
 
     def result(self, name: str, messages: int, top: int) -> NameProfile:
         types = {JType(i): n for i, n in enumerate(self.types) if n}
-        f = self.frequent
-        return name_profile(name, messages, types, self.null, self.distinct.count, self.distinct.exact, f.top(top), f.exact, f.dropped)
+        v = self.values
+        return name_profile(name, messages, types, self.null, v.distinct, v.exact, v.top(top), v.exact, v.dropped)
 
 
 class Profiler:
     """The profile of a stream of messages, one ``add`` at a time; ``result()`` whenever wanted.
 
-    Memory per name is bounded (``capacity`` counters, ``exact_distinct`` hashes or 4 KiB of
-    registers), whatever the number of messages; it grows only with the number of names."""
+    Memory per name is bounded (``capacity`` counters of keys at most ~250 characters, and 4 KiB
+    of registers), whatever the number of messages; it grows only with the number of names."""
 
-    def __init__(self, top: int = TOP, capacity: int = CAPACITY, exact_distinct: int = EXACT_DISTINCT) -> None:
+    def __init__(self, top: int = TOP, capacity: int = CAPACITY) -> None:
         self.top = top
         self.capacity = max(capacity, top)
-        self.exact_distinct = exact_distinct
         self.messages = 0
         self.rejected = 0
         self.bodies: Counter[str] = Counter()
@@ -219,24 +216,39 @@ class Profiler:
         self.headers: dict[str, _Name] = {}
 
     def _name(self, table: dict[str, _Name], name: str) -> _Name:
-        entry = table.get(name)
-        if entry is None:
-            entry = table[name] = _Name(self.capacity, self.exact_distinct)
+        entry = table[name] = _Name(self.capacity)
         return entry
 
     def add(self, message: Message) -> None:
         self.messages += 1
         self.bodies[message.body_type] += 1
-        for name, value in message.properties.items():
-            self._name(self.properties, name).add(value)
+        table = self.properties
+        self._add(table, message.properties.items())
         for name in message.null_properties:
-            self._name(self.properties, name).null += 1
-        for name, v in message.headers.items():
-            if v is None:
-                continue
-            t = HEADER_TYPES.get(name)
-            if t is not None:
-                self._name(self.headers, name).add((t, DELIVERY_MODES[v] if name == "JMSDeliveryMode" else v))
+            (table.get(name) or self._name(table, name)).null += 1
+        headers = [(name, (STRING, DELIVERY_MODES[v]) if t is _MODE else (t, v))
+                   for name, v in message.headers.items() if (t := _HEADER_TYPES.get(name)) is not None and v is not None]
+        self._add(self.headers, headers)
+
+    def _add(self, table: dict[str, _Name], items: Iterable[tuple[str, TypedValue]]) -> None:
+        """Values into their names' summaries: the loop every value of every message goes through,
+        so value_key's common cases and the common case of the summary (a value counted already)
+        are inline here."""
+        for name, value in items:
+            entry = table.get(name) or self._name(table, name)
+            t, v = value
+            entry.types[t] += 1
+            if t is STRING:
+                key = "String:" + v if len(v) <= LONG_STRING else value_key(value)
+            else:
+                prefix = _INTEGRAL.get(t)
+                key = prefix + str(v) if prefix is not None else value_key(value)
+            counts = entry.counts
+            n = counts.get(key)
+            if n is None:
+                entry.values.add(key)
+            else:
+                counts[key] = n + 1
 
     def add_record(self, record: Record) -> None:
         """A record as read: its message profiled, or counted as rejected."""
@@ -253,8 +265,8 @@ class Profiler:
         return Profile(self.messages + self.rejected, self.messages, self.rejected, bodies, names(self.properties), names(self.headers))
 
     def held(self) -> int:
-        """Entries held by all the summaries (hashes, registers, counters): bounded per name."""
-        return sum(n.distinct.size() + len(n.frequent.counts) for t in (self.properties, self.headers) for n in t.values())
+        """Entries held by all the summaries (counters, registers): bounded per name."""
+        return sum(n.values.size() for t in (self.properties, self.headers) for n in t.values())
 
 
 def profile_records(records: Iterable[Record], top: int = TOP) -> Profile:

@@ -1,15 +1,15 @@
 """Bounded summaries of a stream of values: how many distinct, and which are most common.
 
-Both are exact while the stream is small and become estimates, labelled as such, once it is not,
-so that profiling a dump holds a bounded amount per property whatever the number of messages:
+Both are exact while a stream has at most ``EXACT_DISTINCT`` distinct values and become
+estimates, labelled as such, past it, so that profiling a dump holds a bounded amount per
+property whatever the number of messages (``Values``):
 
-- ``Distinct``: the keys of the values seen (bounded in length: ``profile.value_key``), exactly,
-  up to ``EXACT_DISTINCT`` of them; beyond, a HyperLogLog of ``2**HLL_P`` one-byte registers
-  (relative standard error 1.04/sqrt(4096) = 1.6%).
-- ``Frequent``: Misra-Gries with ``capacity`` counters. While no value was ever evicted
-  (``dropped == 0``), every count is exact and every value is there. After that a kept count is
-  a lower bound and the true count is at most ``dropped`` more; every value more frequent than
+- the most common: Misra-Gries with ``EXACT_DISTINCT`` counters. While no value was ever
+  dropped, every count is exact and every value is there. After that a kept count is a lower
+  bound and the true count is at most ``dropped`` more; every value more frequent than
   n / (capacity + 1) is still kept.
+- how many distinct: the counters' own number while exact; past it, a HyperLogLog of
+  ``2**HLL_P`` one-byte registers (relative standard error 1.04/sqrt(4096) = 1.6%).
 
 The hash is the first 8 bytes of MD5 of the value's key (``profile.value_key``), because Spark
 computes that natively (``md5``, ``conv``): ``jmsctl spark profile`` builds the same registers
@@ -25,7 +25,7 @@ import hashlib
 import math
 
 EXACT_DISTINCT = 1024
-"""Distinct values counted exactly (their keys held), per name; beyond, the HyperLogLog estimate."""
+"""Distinct values counted exactly (their keys held, with their counts), per name; beyond, estimates."""
 
 HLL_P = 12
 HLL_M = 1 << HLL_P
@@ -55,86 +55,74 @@ def hll_estimate(registers: bytes | bytearray | dict[int, int]) -> int:
     return round(raw)
 
 
-class Distinct:
-    """Distinct values of one stream, exact up to ``limit`` keys (held), then estimated (HyperLogLog)."""
-
-    __slots__ = ("keys", "limit", "registers")
-
-    def __init__(self, limit: int = EXACT_DISTINCT) -> None:
-        self.limit = limit
-        self.keys: set[str] | None = set()
-        self.registers: bytearray | None = None
-
-    def add(self, key: str) -> None:
-        keys = self.keys
-        if keys is None:
-            self._register(key_hash(key))
-        elif key not in keys:
-            keys.add(key)
-            if len(keys) > self.limit:  # too many: from now on the registers only
-                self.registers = bytearray(HLL_M)
-                self.keys = None
-                for old in keys:
-                    self._register(key_hash(old))
-
-    def _register(self, h: int) -> None:
-        registers = self.registers
-        assert registers is not None
-        i = h >> HLL_REST
-        r = hll_rank(h)
-        if r > registers[i]:
-            registers[i] = r
-
-    @property
-    def exact(self) -> bool:
-        return self.keys is not None
-
-    @property
-    def count(self) -> int:
-        if self.keys is not None:
-            return len(self.keys)
-        assert self.registers is not None
-        return hll_estimate(self.registers)
-
-    def size(self) -> int:
-        """Entries held (keys or registers): never more than max(limit, HLL_M)."""
-        return len(self.keys) if self.keys is not None else len(self.registers or ())
+def register(registers: bytearray, key: str) -> None:
+    """Add a value key to HyperLogLog registers."""
+    h = key_hash(key)
+    i = h >> HLL_REST
+    r = hll_rank(h)
+    if r > registers[i]:
+        registers[i] = r
 
 
-class Frequent:
-    """The most common values of one stream (Misra-Gries): a key -> count dict of at most ``capacity``
-    entries. ``dropped`` is how many times every count was decreased, the most a kept count may lack."""
+class Values:
+    """The values of one stream: Misra-Gries counters (``capacity`` of them) and, once there are
+    more distinct values than counters, HyperLogLog registers.
 
-    __slots__ = ("capacity", "counts", "dropped")
+    Until then (``exact``) the counters hold every value seen with its exact count, so they are
+    also the exact distinct count. On the first value they cannot hold, the registers start from
+    the counters' keys (every value so far) and from then on take every value not counted at that
+    moment (one that is counted was registered when it came). Then every count is decreased by one
+    (``dropped`` counts such rounds: a kept count lacks at most ``dropped``, and a value not kept
+    occurred at most ``dropped`` times) and the distinct count is the registers' estimate."""
 
-    def __init__(self, capacity: int) -> None:
+    __slots__ = ("capacity", "counts", "dropped", "registers")
+
+    def __init__(self, capacity: int = EXACT_DISTINCT) -> None:
         self.capacity = capacity
         self.counts: dict[str, int] = {}
         self.dropped = 0
+        self.registers: bytearray | None = None
 
     def add(self, key: str) -> None:
         counts = self.counts
         n = counts.get(key)
         if n is not None:
             counts[key] = n + 1
-        elif len(counts) < self.capacity:
+            return
+        registers = self.registers
+        if registers is not None:
+            register(registers, key)
+        if len(counts) < self.capacity:
             counts[key] = 1
-        else:  # the new value and one of each kept value cancel out (amortized: each add pays once)
-            self.dropped += 1
-            for k in list(counts):
-                n = counts[k] - 1
-                if n:
-                    counts[k] = n
-                else:
-                    del counts[k]
+            return
+        if registers is None:  # the first value past the counters: every value so far is in them
+            registers = self.registers = bytearray(HLL_M)
+            for old in counts:
+                register(registers, old)
+            register(registers, key)
+        self.dropped += 1  # the new value and one of each kept value cancel out (amortized: each add pays once)
+        for k in list(counts):
+            n = counts[k] - 1
+            if n:
+                counts[k] = n
+            else:
+                del counts[k]
 
     @property
     def exact(self) -> bool:
-        return self.dropped == 0
+        return self.registers is None
+
+    @property
+    def distinct(self) -> int:
+        return len(self.counts) if self.registers is None else hll_estimate(self.registers)
 
     def top(self, n: int) -> list[tuple[str, int]]:
         """The ``n`` largest counts, most common first, ties by key (as Spark orders them)."""
         return sorted(self.counts.items(), key=lambda kv: (-kv[1], kv[0]))[:n]
 
+    def size(self) -> int:
+        """Entries held (counters and registers): never more than ``capacity + HLL_M``."""
+        return len(self.counts) + len(self.registers or ())
 
-__all__ = ["EXACT_DISTINCT", "HLL_ERROR", "HLL_M", "HLL_P", "HLL_REST", "Distinct", "Frequent", "hll_estimate", "hll_rank", "key_hash"]
+
+__all__ = ["EXACT_DISTINCT", "HLL_ERROR", "HLL_M", "HLL_P", "HLL_REST", "Values", "hll_estimate", "hll_rank", "key_hash", "register"]

@@ -200,6 +200,7 @@ class Message:
         self.domain = domain
         self.slots: dict[str, Slot] = {}
         self.constraints: list[z3.BoolRef] = []
+        self._values: dict[str, Val] = {}
 
     def slot(self, name: str) -> Slot:
         found = self.slots.get(name)
@@ -231,8 +232,11 @@ class Message:
         return s
 
     def value(self, name: str) -> Val:
+        found = self._values.get(name)
+        if found is not None:
+            return found
         s = self.slot(name)
-        out = Val()
+        out = self._values[name] = Val()
         out.add(s.is_type(None), K.NULL)
         out.add(s.is_type(BOOLEAN), K.BOOL, s.b)
         out.add(z3.Or(s.is_type(BYTE), s.is_type(SHORT), s.is_type(INT)), K.I32, z3.Extract(31, 0, s.i))

@@ -21,7 +21,7 @@ bounded search and evaluated by the broker evaluator; without one the answer is 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,15 +30,17 @@ import z3
 
 from jmsctl import selector as sel
 from jmsctl.analysis import smt
+from jmsctl.analysis.vacuity import ENCODED
 from jmsctl.exceptions import InvalidSelectorException
-from jmsctl.messages.decode import decode_message
+from jmsctl.messages.decode import AmbiguousNumber, decode_message
 from jmsctl.messages.encode import message_json
+from jmsctl.messages.jsontext import parse_json_exact
 from jmsctl.messages.model import Message
+from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
 from jmsctl.values import TypedValue, tri_name
 
 DEFAULT_TIMEOUT = 5.0  # seconds per question
-ENCODED = ("jakarta", "ibm")
 
 
 @dataclass(frozen=True)
@@ -146,17 +148,18 @@ def _analyzed(text: str, dialect: str) -> n.Node | None:
     return analysis.ast
 
 
-def _ask(texts: Sequence[str], dialect: str, timeout: float, domain: smt.Domain,
+def _ask(texts: Sequence[str], dialect: str | Sequence[str], timeout: float, domain: smt.Domain,
          counterexample: Callable[[list[smt.Tri]], z3.BoolRef], confirmed: Callable[[Sequence[str]], bool],
          claim: str, found: str) -> Answer:
-    """Look for a message of the domain satisfying ``counterexample``: none is the Proof of ``claim``."""
-    asts = [_analyzed(t, dialect) for t in texts]
-    if dialect not in ENCODED:
-        return _search(texts, asts, dialect, confirmed, found, domain)
+    """Look for a message of the domain satisfying ``counterexample``: none is the Proof of ``claim``.
+    ``dialect`` is one for every selector, or one per selector (two readings of one text)."""
+    each = [dialect] * len(texts) if isinstance(dialect, str) else list(dialect)
+    asts = [_analyzed(t, d) for t, d in zip(texts, each, strict=True)]
+    if any(d not in ENCODED for d in each):
+        return _search(texts, asts, each, confirmed, found, domain)
     ctx_message = smt.Message(domain)
-    encoder = smt.Encoder(ctx_message, ibm=dialect == "ibm")
     try:
-        tris = [encoder.selector(ast) for ast in asts]
+        tris = [smt.Encoder(ctx_message, ibm=dialects.get(d).ibm_whole_false).selector(ast) for ast, d in zip(asts, each, strict=True)]
     except smt.Unsupported as exc:
         return Unknown(str(exc))
     formula = z3.And(*ctx_message.constraints, counterexample(tris))
@@ -167,50 +170,73 @@ def _ask(texts: Sequence[str], dialect: str, timeout: float, domain: smt.Domain,
     values = ctx_message.read(model)
     expected = tuple(_verdict(model, t) for t in tris)
     message, doc = _message(values)
-    verdicts = tuple(_engine_verdict(t, dialect, message) for t in texts)
+    verdicts = tuple(_engine_verdict(t, d, message) for t, d in zip(texts, each, strict=True))
     if verdicts != expected or not confirmed(verdicts):
         raise WitnessRejected(f"the engine's verdicts {verdicts} on {orjson.dumps(doc).decode()} are not the solver's {expected} "
-                              f"for {list(texts)!r} ({dialect})")
+                              f"for {list(texts)!r} ({each})")
     return Witness(found, doc, verdicts, tuple(texts))
+
+
+def readings_differ(text: str, a: str, b: str, timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY) -> Answer:
+    """Proof("equivalent"): dialects ``a`` and ``b`` select the same messages with ``text``; else a
+    Witness("different") with the two verdicts (what ``check --portability`` asks of each dialect)."""
+    return _ask([text, text], [a, b], timeout, domain, lambda ts: ts[0][0] != ts[1][0],
+                lambda v: (v[0] == "TRUE") != (v[1] == "TRUE"), "equivalent", "different")
 
 
 MAX_SPLIT = 64  # subproblems at most; more hot names than that are solved as one formula
 
 
-def _solve(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str], timeout: float) -> z3.ModelRef | str:
-    """A model of ``formula``, or "unsat", or the reason the solver gave up.
-
-    The numeric group of each hot name (smt.hot_names) is fixed in turn, cheapest combination
-    first, so that each subproblem holds only one kind of arithmetic per name: all unsat is unsat."""
+def subproblems(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str]) -> Iterator[z3.BoolRef]:
+    """The formula split by the numeric group of each hot name (smt.hot_names), cheapest combination
+    first: each part holds one kind of arithmetic per name, and the formula is unsat when every
+    part is. At most MAX_SPLIT parts: the costliest names are split, the others left to the solver."""
     slots = [message.slots[h] for h in hot if h in message.slots]
     combos: list[tuple[int, ...]] = [()]
     for i, s in enumerate(slots):
         more = [(*c, g) for c in combos for g in s.groups()]
         if len(more) > MAX_SPLIT:
-            slots = slots[:i]  # the costliest names split, the others left to the solver
+            slots = slots[:i]
             break
         combos = more
     combos.sort(key=lambda c: (max(c, default=0), sum(c)))
+    for combo in combos:
+        fixed = [(s.group, z3.IntVal(g)) for s, g in zip(slots, combo, strict=True)]
+        part = z3.simplify(z3.substitute(formula, *fixed)) if fixed else formula
+        yield z3.And(part, *(s.group == g for s, g in zip(slots, combo, strict=True)))
+
+
+def _solve(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str], timeout: float) -> z3.ModelRef | str:
+    """A model of ``formula``, or "unsat", or the reason the solver gave up (within ``timeout`` in all)."""
     deadline = time.monotonic() + timeout
     reasons: list[str] = []
-    for combo in combos:
+    for part in subproblems(formula, message, hot):
         left = deadline - time.monotonic()
         if left <= 0:
             reasons.append("timeout")
             break
-        fixed = [(s.group, z3.IntVal(g)) for s, g in zip(slots, combo, strict=True)]
-        part = z3.simplify(z3.substitute(formula, *fixed)) if fixed else formula
         solver = z3.Solver()
         solver.set("timeout", max(1, int(left * 1000)))
-        solver.add(part, *(s.group == g for s, g in zip(slots, combo, strict=True)))
+        solver.add(part)
         outcome = solver.check()
         if outcome == z3.sat:
-            return solver.model()
+            model = solver.model()
+            solver.add(*_plain(message))  # a witness a person reads easily, if one exists: ints as int
+            solver.set("timeout", max(1, min(500, int((deadline - time.monotonic()) * 1000))))
+            return solver.model() if solver.check() == z3.sat else model
         if outcome != z3.unsat:
             reasons.append(solver.reason_unknown())
     if not reasons:
         return "unsat"
     return f"the solver gave up ({', '.join(dict.fromkeys(reasons))}; timeout {timeout:g} s)"
+
+
+def _plain(message: smt.Message) -> list[z3.BoolRef]:
+    """Preferences for a witness: a byte/short/int-group value is an int, where int is allowed."""
+    from jmsctl.values import INT
+
+    g, sub = smt.GROUPS[INT]
+    return [z3.Implies(s.group == g, s.sub == sub) for s in message.slots.values() if INT in s.types]
 
 
 def _verdict(model: z3.ModelRef, tri: smt.Tri) -> str:
@@ -232,8 +258,17 @@ def _message(values: dict[str, TypedValue | None]) -> tuple[Message, dict[str, A
             props[name] = v
     doc = message_json(Message(headers, props))
     doc.pop("type", None)  # a plain message: the format's default
-    message = decode_message(orjson.loads(orjson.dumps(doc)))
-    return message, doc
+    return read_witness(doc), doc
+
+
+def read_witness(doc: dict[str, Any]) -> Message:
+    """A witness's JSON as every command reads it: written, then read back as the loader does
+    (an integral double beyond the long range read again exactly, as the loader does)."""
+    raw = orjson.dumps(doc)
+    try:
+        return decode_message(orjson.loads(raw))
+    except AmbiguousNumber:
+        return decode_message(parse_json_exact(raw))
 
 
 def _engine_verdict(text: str, dialect: str, message: Message) -> str:
@@ -243,7 +278,7 @@ def _engine_verdict(text: str, dialect: str, message: Message) -> str:
         return "FALSE"
 
 
-def _search(texts: Sequence[str], asts: list[n.Node | None], dialect: str, confirmed: Callable[[Sequence[str]], bool],
+def _search(texts: Sequence[str], asts: list[n.Node | None], each: Sequence[str], confirmed: Callable[[Sequence[str]], bool],
             found: str, domain: smt.Domain) -> Answer:
     """A dialect whose reading is not encoded: the portability lint's bounded search for a witness."""
     from jmsctl.analysis import witness as w
@@ -254,12 +289,13 @@ def _search(texts: Sequence[str], asts: list[n.Node | None], dialect: str, confi
         message = candidate.message()
         if not _in_domain(message, domain):
             continue
-        verdicts = tuple("TRUE" if readings.verdict(t, dialect, candidate) == "match" else "FALSE" for t in texts)
+        verdicts = tuple("TRUE" if readings.verdict(t, d, candidate) == "match" else "FALSE" for t, d in zip(texts, each, strict=True))
         if confirmed(verdicts):
             doc = message_json(message)
             doc.pop("type", None)
             return Witness(found, doc, verdicts, tuple(texts))
-    return Unknown(f"the {dialect} dialect's evaluation is not encoded for the solver, and the bounded search found no witness")
+    names = ", ".join(sorted({d for d in each if d not in ENCODED}))
+    return Unknown(f"the {names} dialect's evaluation is not encoded for the solver, and the bounded search found no witness")
 
 
 def _in_domain(message: Message, domain: smt.Domain) -> bool:
@@ -284,4 +320,4 @@ def as_json(answer: Answer) -> dict[str, Any]:
 
 
 __all__ = ["Answer", "Proof", "Unknown", "Witness", "WitnessRejected", "always", "as_json", "coverage",
-           "equivalent", "never", "overlap"]
+           "equivalent", "never", "overlap", "read_witness", "readings_differ"]

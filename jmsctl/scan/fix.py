@@ -133,7 +133,8 @@ def fix_file(result: FileResult, fixer: Callable[[Checked], Fixed | None], extra
     out = FileFix(result.path, result.text, result.text)
     if extractor is None:
         return out
-    before = [_written(f) for f in _found(extractor, result.path, result.text)]
+    founds = _found(extractor, result.path, result.text)
+    before = [_written(f) for f in founds]
     accepted: list[FileEdit] = []
     expected = list(before)
     for index, checked in enumerate(result.selectors):  # in the order of _found's: the same extraction
@@ -153,16 +154,18 @@ def fix_file(result: FileResult, fixer: Callable[[Checked], Fixed | None], extra
         if not found.literal:
             out.refused.append((checked, fixed, "not one constant literal of the file (a concatenation or a constant built of parts): shown, not written"))
             continue
+        if index >= len(before) or before[index] != fixed.original:
+            out.refused.append((checked, fixed, "not found again in the file"))
+            continue
+        if expected[index] == fixed.text:  # a constant used twice: its literal was fixed with the first use
+            out.applied.append((checked, fixed))
+            continue
         edits = file_edits(result.path, found, result.text, fixed)
         trial = [*accepted, *edits]
         if _overlap(trial):
             out.refused.append((checked, fixed, "its source overlaps another fix's"))
             continue
-        if index >= len(before) or before[index] != fixed.original:
-            out.refused.append((checked, fixed, "not found again in the file"))
-            continue
-        want = [*expected]
-        want[index] = fixed.text
+        want = [fixed.text if f.pieces == found.pieces else w for f, w in zip(founds, expected, strict=True)]
         new_text = _apply(result.text, trial)
         try:
             got = [_written(f) for f in _found(extractor, result.path, new_text)]

@@ -117,8 +117,12 @@ def check(node: n.Node | None, source: str) -> list[Diagnostic]:
             return [too_deep(child.span)]
         _check_node(child, source, out)
         kind = type(child)
-        for rule in lints.get(kind, ()):  # the lints of selector/lints/, one module each
-            out.extend(rule.run(child, source))
+        runs = lints.get(kind)  # the lints of selector/lints/, one module each
+        if runs is not None:
+            for run in runs:
+                found = run(child, source)
+                if found:
+                    out.extend(found)
         chain = kind is n.And or kind is n.Or
         # An AND/OR chain is one level however long (the compiler makes it one closure over a list).
         stack.extend((c, depth if chain and type(c) is kind else depth + 1) for c in n.children(child))

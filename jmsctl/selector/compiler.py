@@ -16,6 +16,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
 from jmsctl.selector.like import compile_like
 from jmsctl.values import (
@@ -53,7 +54,7 @@ def compile_selector(node: n.Node | None, dialect: str = "jakarta") -> Callable[
     """The evaluation function of a checked AST; None (no selector) selects everything."""
     if node is None:
         return lambda get: True
-    if dialect == "ibm":
+    if dialects.get(dialect).ibm_whole_false:
         inner = _Compiler(ibm=True).cond(node)
 
         def ibm(get: Getter) -> Tri:

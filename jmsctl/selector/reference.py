@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
 from jmsctl.selector.like import compile_like
 from jmsctl.selector.limits import clip
@@ -68,7 +69,7 @@ def evaluate(node: n.Node | None, get: Callable[[str], Any], dialect: str = "jak
     if node is None:
         ev.result = True
         return ev
-    walker = _Walker(get, dialect == "ibm", ev)
+    walker = _Walker(get, dialects.get(dialect).ibm_whole_false, ev)
     result = walker.run(node)
     ev.result = False if ev.whole_false is not None else result
     return ev

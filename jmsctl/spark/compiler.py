@@ -78,7 +78,7 @@ def compile_column(
         return J.lit(True)
     if dialects.get(dialect).is_broker:
         raise ValueError(f"the {dialect} dialect has no Spark column compiler: its selectors run on the local evaluator in Spark")
-    compiler = _Compiler(ibm=dialect == "ibm", inline_ops=inline_ops)
+    compiler = _Compiler(ibm=dialects.get(dialect).ibm_whole_false, inline_ops=inline_ops)
     references = [x.name for x in n.walk(node) if isinstance(x, n.Identifier) and x.name not in SELECTOR_HEADERS]
     if len(references) <= shared_lookups:
         cond = compiler.cond(node)

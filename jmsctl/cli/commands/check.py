@@ -69,6 +69,7 @@ def check(
     portability: bool = typer.Option(False, "--portability", help="Also warn (W020-W030, with a witness message) where a broker dialect reads the selector differently from the standard."),
     against: Optional[list[str]] = typer.Option(None, "--against", metavar="DIALECT", help="Dialects --portability compares with (repeatable; default: every broker dialect but ibm)."),  # noqa: UP045, B008
     mistyped: bool = typer.Option(False, "--mistyped", help="With --portability: also try witnesses whose properties have a kind the selector does not expect (an int where LIKE wants a String)."),
+    solver_timeout: float = typer.Option(1.0, "--solver-timeout", min=0, metavar="SECONDS", help="Seconds the solver may spend proving W040 (selects nothing) or W041 (selects everything) for one selector; 0 turns them off."),
     fix: bool = typer.Option(False, "--fix", help="Print each selector fixed (proven fixes only; what each assumes, and the fixes not applied, on stderr)."),
     diff: bool = typer.Option(False, "--diff", help="Print the fixes as a unified diff (of each file, or of each argument) instead of the fixed selectors."),
     like: Optional[list[str]] = typer.Option(None, "--like", metavar="DUMP", help="W016 exactly: an unquoted word is warned when no message of DUMP carries a property of that name (repeatable)."),  # noqa: UP045, B008
@@ -108,7 +109,10 @@ def check(
         fail("check: --against and --mistyped go with --portability")
     lint = _portability_lint(against, mistyped) if portability else None
     if like or properties:
-        lint = _carried_lint(like or [], properties or [], dialect.value, lint)
+        lint = carried_lint(like or [], properties or [], dialect.value, lint)
+    from jmsctl.analysis.vacuity import with_vacuity
+
+    lint = with_vacuity(lint, dialect.value, solver_timeout)
     with closed_pipe_exits_quietly():
         if fix or diff:
             from jmsctl.cli.commands.check_fix import report_fixes
@@ -129,7 +133,7 @@ def _portability_lint(against: list[str] | None, mistyped: bool) -> Lint:
     return lambda text, own: portability.combined(own, portability.diagnostics(text, against or None, mistyped=mistyped))
 
 
-def _carried_lint(like: list[str], properties: list[str], dialect: str, then: Lint | None) -> Lint:
+def carried_lint(like: list[str], properties: list[str], dialect: str, then: Lint | None) -> Lint:
     """W016 decided by the property names the dumps' messages carry (jmsctl/analysis/carried.py)."""
     from jmsctl.analysis import carried
 

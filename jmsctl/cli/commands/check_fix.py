@@ -25,10 +25,8 @@ def fix_source(src: Source, dialect: str, lint: Lint | None, portability: bool) 
 
 def notes(where: str, fixed: fixes.Fixed) -> list[str]:
     """One line per fix applied (with what it assumes), per suggestion shown, and for a selector left invalid."""
-    out = []
-    for f in fixed.fixes:
-        assumes = f" (assumes {f.assumes})" if f.assumes else " (same AST: selects the same messages)"
-        out.append(f"{where}: fixed {f.code}: {f.title}{assumes}")
+    out: list[str] = []
+    out.extend(f"{where}: fixed {fixes.describe(f, fixed.proof)}" for f in fixed.fixes)
     for s in fixed.suggestions:
         out.append(f"{where}: not applied {s.code} ({s.why}): {s.text}")
     if not fixed.valid:

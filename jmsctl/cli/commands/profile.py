@@ -25,7 +25,7 @@ from jmsctl.cli.errors import FORMAT_NOTE, fail, say
 from jmsctl.cli.options import from_format, load_types, max_record_size, property_types
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, read_records
 from jmsctl.messages.rejections import Rejections
-from jmsctl.outputs import OutputError, open_output
+from jmsctl.outputs import Output, OutputError, open_output
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -50,7 +50,7 @@ def profile_command(
     source_format: Optional[str] = from_format(),  # noqa: UP045
     types_file: Optional[str] = property_types(),  # noqa: UP045
 ) -> None:
-    """Profile message dumps: per property and header the types, absent count, distinct and most common values.
+    """Profile dumps: types, absent counts and values of each property.
 
     Read in one pass in bounded memory. Counts add up: read = profiled + rejected. Exit 0 profiled, 2 a rejected record or an unreadable input.
 
@@ -66,6 +66,14 @@ def profile_command(
     if unreadable:
         out.discard()
         raise typer.Exit(2)
+    emit(out, output, result, output_format)
+    if rejected_shown:  # where to read what a record may hold, once
+        sys.stderr.write(f"{FORMAT_NOTE}\n")
+    raise typer.Exit(2 if result.rejected and not skip_invalid else 0)
+
+
+def emit(out: Output, output: str | None, result: Profile, output_format: ProfileFormat) -> None:
+    """Write the profile to ``out`` (opened by ``open_output(output)``) and commit; exit 2 on a write error."""
     with closed_pipe_exits_quietly():
         try:
             out.write(profile_json(result) if output_format is ProfileFormat.json else render_text(result, out.direct and output is None))
@@ -76,9 +84,6 @@ def profile_command(
         except OSError as exc:
             out.discard()
             fail(f"cannot write {output or '<stdout>'}: {exc.strerror or exc}")
-    if rejected_shown:  # where to read what a record may hold, once
-        sys.stderr.write(f"{FORMAT_NOTE}\n")
-    raise typer.Exit(2 if result.rejected and not skip_invalid else 0)
 
 
 def _read(files: list[str], profiler: Profiler, skip_invalid: bool, max_size: int = MAX_RECORD_SIZE,
@@ -180,7 +185,7 @@ def _table(title: str, names: tuple[NameProfile, ...], messages: int) -> Rendera
 def _common(p: NameProfile, mixed: bool) -> str:
     """The most common values; when the counts are bounds, only those that provably beat every value
     not listed (a value not kept occurred at most ``common_slack`` times, a kept one at least its count)."""
-    if p.distinct_exact and p.distinct == p.present > 1:
+    if p.distinct_exact and p.distinct == p.present > len(p.common):  # listing some would pick arbitrary ones
         return "(each value once)"
     if p.common_exact:
         return ", ".join(f"{_value_text(v.key, mixed)} {v.count:,}" for v in p.common)
@@ -213,4 +218,4 @@ def _notes(profile: Profile) -> list[str]:
     return notes
 
 
-__all__ = ["ProfileFormat", "profile_command", "profile_json", "render_profile", "render_text"]
+__all__ = ["FORMAT_HELP", "TOP_HELP", "ProfileFormat", "emit", "profile_command", "profile_json", "render_profile", "render_text"]

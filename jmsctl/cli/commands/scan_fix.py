@@ -34,12 +34,10 @@ def _where(ff: FileFix, checked: Checked) -> str:
 
 
 def _notes(ff: FileFix, written: bool) -> list[str]:
-    out = []
+    out: list[str] = []
     verb = "fixed" if written else "fix"
     for checked, fixed in ff.applied:
-        for f in fixed.fixes:
-            assumes = f" (assumes {f.assumes})" if f.assumes else " (same AST: selects the same messages)"
-            out.append(f"{_where(ff, checked)}: {verb} {f.code}: {f.title}{assumes}")
+        out.extend(f"{_where(ff, checked)}: {verb} {fixes.describe(f, fixed.proof)}" for f in fixed.fixes)
         out.extend(f"{_where(ff, checked)}: not applied {s.code} ({s.why}): {s.text}" for s in fixed.suggestions)
     for checked, fixed in ff.shown:
         out.extend(f"{_where(ff, checked)}: not applied {s.code} ({s.why}): {s.text}" for s in fixed.suggestions)

@@ -39,12 +39,13 @@ def rules() -> tuple[Rule, ...]:
 
 
 @cache
-def by_node_type() -> dict[type, tuple[Rule, ...]]:
-    """Node type -> the rules that read it (the checker's dispatch)."""
-    out: dict[type, list[Rule]] = {}
+def by_node_type() -> dict[type, tuple[Run, ...]]:
+    """Node type -> the run functions of the rules that read it (the checker's dispatch: one dict
+    lookup per node, and a call per rule only where a rule reads that node type)."""
+    out: dict[type, list[Run]] = {}
     for rule in rules():
         for kind in rule.nodes:
-            out.setdefault(kind, []).append(rule)
+            out.setdefault(kind, []).append(rule.run)
     return {k: tuple(v) for k, v in out.items()}
 
 

@@ -4,7 +4,8 @@ Valid: it selects the messages whose boolean property of that name is TRUE. In c
 always a destination or subscription name passed where the selector goes
 (``createConsumer(topic, "name")``, ``createDurableSubscriber(topic, sel, name, false)`` with the
 strings swapped); ``jmsctl scan`` says which argument it is and what the signature expects. A name
-that reads as a boolean (``isUrgent``, ``hasAttachment``, ``urgent_flag``) is quiet, and so is a
+that reads as a boolean (``isUrgent``, ``hasAttachment``, ``urgent_flag``, a participle such as
+``AnswerAlreadyPlayed``, which public code does set with ``setBooleanProperty``) is quiet, and so is a
 single letter (``a``: how tests name a boolean property).
 """
 
@@ -19,7 +20,7 @@ from jmsctl.selector.limits import clip
 from jmsctl.selector.lints import Rule
 
 _BOOLEAN = re.compile(r"(?:is|has|can|should|was|were|will|does|did|allow|allows|enable|enabled|use|needs?|include|skip|no)(?:[A-Z_0-9]|$)"
-                      r"|.*(?:[Ff]lag|[Ee]nabled|[Dd]isabled|[Aa]ctive|[Vv]alid|[Rr]eady|[Uu]rgent|[Rr]equired)$")
+                      r"|.*(?:[Ff]lag|[Ee]nabled|[Dd]isabled|[Aa]ctive|[Vv]alid|[Rr]eady|[Uu]rgent|[Rr]equired|Already.*|[a-z]ed)$")
 _NAMES = re.compile(r"topic|queue|subscri|sub$|durable|client|consumer|destination|channel|name|listener|group|tenant|app", re.IGNORECASE)
 
 

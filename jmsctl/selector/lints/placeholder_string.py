@@ -10,7 +10,6 @@ a run-time hole (I001 says who fills it) and this rule does not see it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from jmsctl.diagnostics import Diagnostic, Span, warning
 from jmsctl.selector import nodes as n
@@ -24,19 +23,20 @@ PRINTF = re.compile(r"%(?:[0-9]+\$)?[-#+0,(]*[0-9]*(?:\.[0-9]+)?[sdfxXeEgG](?![A
 _WHO = {"$": "a Spring, Maven or shell placeholder", "#": "a SpEL expression", "{": "a placeholder"}
 
 
-def _literals(node: n.Node) -> Iterator[tuple[n.Literal, bool]]:
+def _literals(node: n.Node) -> list[tuple[n.Literal, bool]]:
     """String literals compared with something, and whether printf's % is a placeholder there
     (not in a LIKE pattern, where '%s' is 'ends with s')."""
-    if isinstance(node, n.Comparison):
-        for side in (node.left, node.right):
-            if isinstance(side, n.Literal):
-                yield side, True
-    elif isinstance(node, n.InList):
-        for item in node.items:
-            if isinstance(item, n.Literal):
-                yield item, True
-    elif isinstance(node, n.Like) and isinstance(node.pattern, n.Literal):
-        yield node.pattern, False
+    kind = type(node)
+    if kind is n.Comparison:
+        left, right = node.left, node.right  # type: ignore[union-attr]
+        if type(left) is not n.Literal and type(right) is not n.Literal:
+            return []
+        return [(x, True) for x in (left, right) if type(x) is n.Literal]  # type: ignore[misc]
+    if kind is n.InList:
+        return [(x, True) for x in node.items if type(x) is n.Literal]  # type: ignore[union-attr, misc]
+    if kind is n.Like and type(node.pattern) is n.Literal:  # type: ignore[union-attr]
+        return [(node.pattern, False)]  # type: ignore[union-attr, list-item]
+    return []
 
 
 _MARKS = re.compile(r"[{%]")  # every placeholder holds one: most strings are rejected by this one search
@@ -61,9 +61,11 @@ def describe(shown: str) -> str:
     return _WHO.get(shown[0], "a placeholder")
 
 
-def run(node: n.Node, source: str) -> Iterator[Diagnostic]:
+def run(node: n.Node, source: str) -> list[Diagnostic]:
+    """(A list, not a generator: the checker calls this for every comparison, and most have nothing.)"""
+    out: list[Diagnostic] = []
     for lit, printf in _literals(node):
-        if lit.value[0] is not STRING:
+        if lit.value[0] is not STRING or ("{" not in lit.value[1] and "%" not in lit.value[1]):
             continue
         found = placeholder(lit.value[1], printf)
         if found is None:
@@ -72,10 +74,11 @@ def run(node: n.Node, source: str) -> Iterator[Diagnostic]:
         # The placeholder's position in the source: the literal's text with '' for each quote.
         at = source.find(found.group(), lit.span.start, lit.span.end)
         span = Span(at, at + len(found.group())) if at >= 0 else lit.span
-        yield warning("W015", f"{shown} inside a string literal is {describe(found.group())}: the selector compares with the text "
+        out.append(warning("W015", f"{shown} inside a string literal is {describe(found.group())}: the selector compares with the text "
                       f"{clip(lit.text or repr(lit.value[1]))} itself unless something fills it in first", span,
                       hint="fill the value in before the selector is used (plain Java, JMS and brokers never do); "
-                           "Spring resolves ${...} only in @JmsListener attributes and its configuration files")
+                           "Spring resolves ${...} only in @JmsListener attributes and its configuration files"))
+    return out
 
 
 RULE = Rule("W015", "a template placeholder inside a string literal (`id = '${id}'`, `'%s'`, `'{0}'`): compared as text unless filled in first",

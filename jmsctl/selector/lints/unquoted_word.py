@@ -79,12 +79,11 @@ def diagnostic(node: n.Comparison, prop: n.Identifier, word: n.Identifier, why: 
                    hint=f"did you mean the string '{clip(word.name)}'?")
 
 
-def run(node: n.Node, source: str) -> Iterator[Diagnostic]:
+def run(node: n.Node, source: str) -> list[Diagnostic]:
     if type(node.right) is not n.Identifier or type(node.left) is not n.Identifier:  # type: ignore[union-attr]
-        return  # the common case, first: a literal on one side
+        return []  # the common case, first: a literal on one side
     assert isinstance(node, n.Comparison)
-    for prop, word in suspects(node):
-        yield diagnostic(node, prop, word)
+    return [diagnostic(node, prop, word) for prop, word in suspects(node)]
 
 
 RULE = Rule("W016", "an unquoted word compared with a property (`color = red`): two properties compared, not a text (`--like`, `--properties`: exactly)",
