@@ -25,10 +25,8 @@ import argparse
 import base64
 import io
 import json
-import os
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -37,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import orjson  # noqa: E402
+from childrun import run  # noqa: E402 - bench/: the script's own directory is on sys.path
 
 from jmsctl.messages.encode import message_json  # noqa: E402
 from jmsctl.messages.formats import artemis_xml_writer  # noqa: E402
@@ -92,21 +91,6 @@ def generate(xml_path: Path, ndjson_path: Path, size_mb: int) -> int:
     return n
 
 
-def run(cmd: list[str]) -> tuple[float, float, float, str]:
-    """(wall seconds, CPU seconds and peak RSS in MB of this child alone (wait4), stdout)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env={**os.environ, "PYTHONPATH": str(ROOT)})
-        _, status, usage = os.wait4(proc.pid, 0)
-        elapsed = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        if proc.returncode not in (0, 1):
-            sys.stderr.write(err.read().decode(errors="replace")[-2000:])
-        return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out.read().decode().strip()
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--size-mb", type=int, default=2048, help="size of the XML document (default 2048: about 2 GB)")
@@ -139,6 +123,7 @@ def main() -> None:
     print(f"{'what':36} {'wall s':>7} {'CPU s':>7} {'msgs/CPU-s':>10} {'MB/CPU-s':>8} {'peak RSS MB':>11}  output")
     for name, kind, cmd in cases:
         elapsed, cpu, peak, out = run(cmd)
+        out = out.strip()
         row = {"what": name, "wall_s": round(elapsed, 2), "cpu_s": round(cpu, 2), "msgs_per_cpu_s": round(n / cpu), "msgs_per_wall_s": round(n / elapsed),
                "mb_per_cpu_s": round(sizes[kind] / 1e6 / cpu, 1), "peak_rss_mb": round(peak, 1), "output": out}
         rows.append(row)

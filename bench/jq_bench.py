@@ -57,7 +57,7 @@ SELECTORS = {
 # The selector semantics over the dump format, in jq (jq 1.6, jaq and gojq run it unchanged).
 # tv: a property value -> [kind, value] or null (absent or JSON null: NULL for selectors); typed
 # values {"type": T, "value": V} unwrapped, "NaN"/"Infinity" of float/double typed values mapped.
-# Comparisons give true / false / null (UNKNOWN) as SEMANTICS.md says: NULL -> null; unlike types
+# Comparisons give true / false / null (UNKNOWN) as docs/SEMANTICS.md#comparisons says: NULL -> null; unlike types
 # -> false (for <> as well); NaN -> false. and3/or3 are the three-valued AND/OR; a message is
 # selected when the whole is true. JMSDeliveryMode reads 2/1 as 'PERSISTENT'/'NON_PERSISTENT'.
 # Not modelled (the dump has none): float32 rounding of typed float values near a literal.

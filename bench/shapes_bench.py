@@ -1,25 +1,30 @@
-"""``jmsctl filter SEL FILE --count`` on a typed-property dump, six selector shapes, against jq and
-against the partial-decode floor, in one run.
+"""``jmsctl filter SEL FILE`` (``--count``, and writing the selected lines to a file) on a typed-property
+dump, six selector shapes, against jq and against the partial-decode floor, in one run.
 
-    python bench/shapes_bench.py                      # 1,000,000 messages (~520 MB; a few minutes with jq)
+    python bench/shapes_bench.py                      # 1,000,000 messages (~534 MB; about 10 minutes with jq)
     python bench/shapes_bench.py --messages 200000    # quicker, for iterating
     python bench/shapes_bench.py --no-jq              # jmsctl and the floor only
+    python bench/shapes_bench.py --no-jq --no-write --compare ../main   # this checkout against another one
 
 The dump is the kind users export (issue 18): every message a text message with the same six
 headers, nine properties of which four are written in the typed ``{"type", "value"}`` form
 (weight int, price double, quantity long, express boolean), an ISO time (colons in a string), a
 50-byte text body; about 530 bytes a line. It is generated once (cached in --workdir) and copied
-to /dev/shm, where every tool reads it.
+to /dev/shm, where every tool reads it and every output is written.
 
-For each selector, in this order within one run: the partial-decode floor, ``jmsctl filter
---count`` (its defaults: the cores for a file this large) ``--repeat`` times, interleaved with
-the floor (the fastest of each kept), and ``jq -c 'select(...)'`` once (``--jq-repeat``). The
-floor is a Python process that decodes with msgspec only the headers and properties the selector
-reads (a Struct of just those fields, typed values as a small Struct) and compares them: the
-least a Python filter of this selector can do per line. Printed per selector: the count selected
-(all tools must agree, else the bench exits 1), wall seconds of jmsctl and jq, the ratio jq /
-jmsctl, and CPU per message (user + sys of the whole process tree, workers included) of jmsctl
-and of the floor, with their ratio (the target: at most 2).
+For each selector, in this order within one run, ``--repeat`` times interleaved (the fastest of
+each kept): the partial-decode floor, ``jmsctl filter --count`` (its defaults: the cores for a
+file this large), the same from the ``--compare`` checkout, ``jmsctl filter`` writing the
+selected lines to a file; then, ``--jq-repeat`` times, the jq program a person writes for this
+dump (``jq -c 'select(.headers.JMSType == "car" and ...)' FILE | wc -l``, and ``> file``) and the
+jq program that emulates the selector's three-valued logic (``> file``). The floor is a Python
+process that decodes with msgspec only the headers and properties the selector reads (a Struct
+of just those fields, typed values as a small Struct) and compares them: the least a Python
+filter of this selector can do per line. Every tool must select the same number of messages,
+else the bench exits 1. Printed per selector: wall seconds and the ratios jq / jmsctl (count
+against ``| wc -l``, file against file, count against the 3VL program), and CPU per message
+(user + sys of the whole process tree, workers included) of jmsctl and of the floor, with their
+ratio (the target: at most 2). The load average is printed at the start and the end.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import argparse
 import json
 import os
 import random
+import shlex
 import shutil
 import subprocess
 import sys
@@ -39,39 +45,47 @@ import orjson
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# name -> (selector, jq condition, floor: (header fields, property fields, Python condition)).
-# In the floor's condition, h.X is a header, p.X a property (typed values unwrapped by v()).
-SHAPES: dict[str, tuple[str, str, tuple[tuple[str, ...], tuple[str, ...], str]]] = {
+# name -> (selector, jq condition emulating three-valued logic, floor: (header fields, property
+# fields, Python condition), the plain jq condition a person writes for this dump). In the floor's
+# condition, h.X is a header, p.X a property (typed values unwrapped by v()). The plain jq program
+# reads the typed values' "value" as the dump writes them; on this dump it selects the same messages.
+SHAPES: dict[str, tuple[str, str, tuple[tuple[str, ...], tuple[str, ...], str], str]] = {
     "javadoc": (
         "JMSType = 'car' AND color = 'blue' AND weight > 2500",
         'and3(and3(hs(.headers.JMSType; "car"); ps(.properties.color; "blue")); pgt(.properties.weight; 2500))',
         (("JMSType",), ("color", "weight"), "h.JMSType == 'car' and v(p.color) == 'blue' and num(w := v(p.weight)) and w > 2500"),
+        '.headers.JMSType == "car" and .properties.color == "blue" and .properties.weight.value > 2500',
     ),
     "numeric": (
         "weight > 100",
         "pgt(.properties.weight; 100)",
         ((), ("weight",), "num(w := v(p.weight)) and w > 100"),
+        ".properties.weight.value > 100",
     ),
     "one id": (
         "JMSMessageID = 'ID:bars-999999'",
         'hs(.headers.JMSMessageID; "ID:bars-999999")',
         (("JMSMessageID",), (), "h.JMSMessageID == 'ID:bars-999999'"),
+        '.headers.JMSMessageID == "ID:bars-999999"',
     ),
     "like": (
         "region LIKE 'A%'",
         'tv(.properties.region) | if . == null then null elif .[0] == "s" then (.[1] | startswith("A")) else false end',
         ((), ("region",), "type(r := v(p.region)) is str and r.startswith('A')"),
+        '.properties.region | startswith("A")',
     ),
     "arithmetic": (
         "price * weight > 1000000",
         '[tv(.properties.price), tv(.properties.weight)] | if .[0] == null or .[1] == null then null '
         'elif .[0][0] == "n" and .[1][0] == "n" then .[0][1] * .[1][1] > 1000000 else false end',
         ((), ("price", "weight"), "num(a := v(p.price)) and num(b := v(p.weight)) and a * b > 1000000"),
+        ".properties.price.value * .properties.weight.value > 1000000",
     ),
     "in list": (
         "color IN ('red', 'blue')",
         'tv(.properties.color) | if . == null then null elif .[0] == "s" then (.[1] == "red" or .[1] == "blue") else false end',
         ((), ("color",), "v(p.color) in ('red', 'blue')"),
+        '.properties.color == "red" or .properties.color == "blue"',
     ),
 }
 
@@ -169,14 +183,23 @@ class Row:
     shape: str
     selector: str
     selected: int
-    jmsctl_s: float
-    jq_s: float | None
-    vs_jq: float | None
+    jmsctl_s: float  # filter --count, wall seconds
     jmsctl_cpu_us: float  # CPU microseconds per message, whole process tree
     floor_cpu_us: float
     vs_floor: float
-    jq_cpu_us: float | None  # jq's CPU per message: the comparison that a machine's load moves least
-    cpu_vs_jq: float | None
+    write_s: float | None = None  # filter SEL FILE > out (the selected lines written)
+    write_cpu_us: float | None = None
+    jq_count_s: float | None = None  # jq -c 'select(plain)' FILE | wc -l
+    jq_write_s: float | None = None  # jq -c 'select(plain)' FILE > out
+    jq3_s: float | None = None  # jq -c 'select(3VL emulation)' FILE > out
+    vs_jq_count: float | None = None  # jq plain | wc -l / jmsctl --count
+    vs_jq_write: float | None = None  # jq plain > out / jmsctl > out
+    vs_jq3: float | None = None  # jq 3VL / jmsctl --count
+    jq_cpu_us: float | None = None  # plain jq's CPU per message (| wc -l): the comparison that a machine's load moves least
+    cpu_vs_jq: float | None = None
+    compare_s: float | None = None  # --compare: the other checkout's filter --count, wall seconds
+    compare_cpu_us: float | None = None
+    vs_compare_cpu: float | None = None  # this checkout's CPU / the other's
 
 
 def timed(cmd: list[str], stdin: Path | None, stdout: Path, env: dict[str, str] | None = None, ok: tuple[int, ...] = (0, 1)) -> tuple[float, float]:
@@ -212,6 +235,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="runs of jmsctl and of the floor, interleaved, the fastest kept (default 3)")
     ap.add_argument("--jq-repeat", type=int, default=1, help="runs of jq (default 1: 8-20 s each on 1 M messages)")
     ap.add_argument("--no-jq", action="store_true")
+    ap.add_argument("--no-jq-3vl", action="store_true", help="only the plain jq programs, not those emulating three-valued logic")
+    ap.add_argument("--no-write", action="store_true", help="only --count (not the runs writing the selected lines to a file)")
+    ap.add_argument("--compare", type=Path, help="another checkout (e.g. a git worktree of main): its filter --count timed too, interleaved")
     ap.add_argument("--jmsctl-args", default="", help="extra arguments for jmsctl filter (e.g. '--jobs 1')")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -232,52 +258,98 @@ def main(argv: list[str] | None = None) -> int:
     jq = None if args.no_jq else shutil.which("jq")
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     out = outdir / "out"
+    compare_env = None
+    if args.compare is not None:
+        compare_env = {**os.environ, "PYTHONPATH": str(args.compare.resolve()) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     rows: list[Row] = []
     print(f"dump: {args.messages:,} messages, {size_mb:,.0f} MB ({src}); cores: {os.cpu_count()}; "
-          f"jmsctl: filter SEL FILE --count {args.jmsctl_args}".rstrip())  # fmt: skip
+          f"jmsctl: filter SEL FILE [--count] {args.jmsctl_args}".rstrip() + f"; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")  # fmt: skip
     for shape in args.shapes:
-        selector, jq_cond, (hfields, pfields, cond) = SHAPES[shape]
+        selector, jq_cond, (hfields, pfields, cond), jq_plain = SHAPES[shape]
         floor_src = outdir / "floor.py"
         floor_src.write_text(FLOOR.format(
             headers="\n".join(f"    {f}: Union[str, int, bool, None] = None" for f in hfields) or "    pass",
             props="\n".join(f"    {f}: V = None" for f in pfields) or "    pass",
             cond=cond,
         ))  # fmt: skip
-        cmd = [sys.executable, "-m", "jmsctl", "filter", selector, str(src), "--count", *args.jmsctl_args.split()]
-        best_wall = best_cpu = floor_cpu = float("inf")
+        cmd = [sys.executable, "-m", "jmsctl", "filter", selector, str(src), *args.jmsctl_args.split()]
+        best_wall = best_cpu = floor_cpu = write_wall = write_cpu = cmp_wall = cmp_cpu = float("inf")
         counts: set[int] = set()
         for _ in range(args.repeat):
             _, cpu = timed([sys.executable, str(floor_src)], src, out, ok=(0,))
             floor_cpu = min(floor_cpu, cpu)
             counts.add(_count(out))
-            wall, cpu = timed(cmd, None, out, env)
+            wall, cpu = timed([*cmd, "--count"], None, out, env)
             best_wall, best_cpu = min(best_wall, wall), min(best_cpu, cpu)
             counts.add(_count(out))
-        jq_s = jq_cpu = None
-        if jq is not None:
-            jq_s = jq_cpu = float("inf")
-            for _ in range(args.jq_repeat):
-                wall, cpu = timed([jq, "-c", f"{JQ_PRELUDE} select({jq_cond} == true)", str(src)], None, out)
-                jq_s, jq_cpu = min(jq_s, wall), min(jq_cpu, cpu)
+            if compare_env is not None:
+                wall, cpu = timed([*cmd, "--count"], None, out, compare_env)
+                cmp_wall, cmp_cpu = min(cmp_wall, wall), min(cmp_cpu, cpu)
+                counts.add(_count(out))
+            if not args.no_write:
+                wall, cpu = timed(cmd, None, out, env)
+                write_wall, write_cpu = min(write_wall, wall), min(write_cpu, cpu)
                 counts.add(_lines(out))
-            out.unlink()
+        n = args.messages
+        r = Row(shape, selector, -1, best_wall, best_cpu / n * 1e6, floor_cpu / n * 1e6, best_cpu / floor_cpu)
+        if not args.no_write:
+            r.write_s, r.write_cpu_us = write_wall, write_cpu / n * 1e6
+        if compare_env is not None:
+            r.compare_s, r.compare_cpu_us, r.vs_compare_cpu = cmp_wall, cmp_cpu / n * 1e6, best_cpu / cmp_cpu
+        if jq is not None:
+            jq_count = jq_write = jq3 = jq_count_cpu = float("inf")
+            program = f"select({jq_plain})"
+            for _ in range(args.jq_repeat):
+                # the program a person writes, counted as a person counts: | wc -l
+                wall, cpu = timed(["sh", "-c", f"{shlex.quote(jq)} -c {shlex.quote(program)} {shlex.quote(str(src))} | wc -l"], None, out)
+                jq_count, jq_count_cpu = min(jq_count, wall), min(jq_count_cpu, cpu)
+                counts.add(_count(out))
+                if not args.no_write:
+                    wall, _ = timed([jq, "-c", program, str(src)], None, out)
+                    jq_write = min(jq_write, wall)
+                    counts.add(_lines(out))
+                if not args.no_jq_3vl:
+                    wall, _ = timed([jq, "-c", f"{JQ_PRELUDE} select({jq_cond} == true)", str(src)], None, out)
+                    jq3 = min(jq3, wall)
+                    counts.add(_lines(out))
+            r.jq_count_s, r.vs_jq_count = jq_count, jq_count / best_wall
+            r.jq_cpu_us, r.cpu_vs_jq = jq_count_cpu / n * 1e6, jq_count_cpu / best_cpu
+            if not args.no_write:
+                r.jq_write_s, r.vs_jq_write = jq_write, jq_write / write_wall
+            if not args.no_jq_3vl:
+                r.jq3_s, r.vs_jq3 = jq3, jq3 / best_wall
+        out.unlink(missing_ok=True)
         if len(counts) != 1:
             print(f"{shape}: the tools disagree on the count selected: {sorted(counts)}", file=sys.stderr)
             return 1
-        n = args.messages
-        rows.append(Row(shape, selector, counts.pop(), best_wall, jq_s, jq_s / best_wall if jq_s else None,
-                        best_cpu / n * 1e6, floor_cpu / n * 1e6, best_cpu / floor_cpu,
-                        jq_cpu / n * 1e6 if jq_cpu else None, jq_cpu / best_cpu if jq_cpu else None))  # fmt: skip
-        r = rows[-1]
-        print(f"  {shape}: {r.selected:,} selected, jmsctl {r.jmsctl_s:.2f} s" + (f", jq {r.jq_s:.2f} s ({r.vs_jq:.1f}x)" if r.jq_s else ""),
-              file=sys.stderr, flush=True)  # fmt: skip
+        r.selected = counts.pop()
+        rows.append(r)
+        print(f"  {shape}: {r.selected:,} selected, jmsctl --count {r.jmsctl_s:.2f} s" + (f", jq | wc -l {r.jq_count_s:.2f} s ({r.vs_jq_count:.1f}x)" if r.jq_count_s else ""),
+              f"(load {os.getloadavg()[0]:.2f})", file=sys.stderr, flush=True)  # fmt: skip
     print()
-    print("| selector | selected | jmsctl | jq | vs jq | CPU/msg jmsctl | CPU/msg floor | vs floor | CPU/msg jq | jq CPU / jmsctl CPU |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print()
+    print("| selector | selected | --count | jq \\| wc -l | vs jq | > file | jq > file | vs jq | jq 3VL | vs jq 3VL | CPU/msg jmsctl | CPU/msg floor | vs floor | jq CPU / jmsctl CPU |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+
+    def sec(x: float | None) -> str:
+        return "-" if x is None else f"{x:.2f} s"
+
+    def times(x: float | None) -> str:
+        return "-" if x is None else f"{x:.1f}x"
+
     for r in rows:
-        jq_cols = f"{r.jq_s:.2f} s | {r.vs_jq:.1f}x" if r.jq_s else "- | -"
-        jq_cpu = f"{r.jq_cpu_us:.2f} us | {r.cpu_vs_jq:.1f}x" if r.jq_cpu_us and r.cpu_vs_jq else "- | -"
-        print(f"| `{r.selector}` | {r.selected:,} | {r.jmsctl_s:.2f} s | {jq_cols} | {r.jmsctl_cpu_us:.2f} us | {r.floor_cpu_us:.2f} us | {r.vs_floor:.2f}x | {jq_cpu} |")
+        print(f"| `{r.selector}` | {r.selected:,} | {sec(r.jmsctl_s)} | {sec(r.jq_count_s)} | {times(r.vs_jq_count)} | {sec(r.write_s)} | {sec(r.jq_write_s)} | "
+              f"{times(r.vs_jq_write)} | {sec(r.jq3_s)} | {times(r.vs_jq3)} | {r.jmsctl_cpu_us:.2f} us | {r.floor_cpu_us:.2f} us | {r.vs_floor:.2f}x | "
+              f"{times(r.cpu_vs_jq)} |")  # fmt: skip
+    if compare_env is not None:
+        print()
+        print(f"--compare {args.compare}: filter --count, CPU per message, this checkout against that one (interleaved)")
+        print()
+        print("| selector | this checkout | --compare | ratio |")
+        print("| --- | ---: | ---: | ---: |")
+        for r in rows:
+            print(f"| `{r.selector}` | {r.jmsctl_cpu_us:.2f} us ({r.jmsctl_s:.2f} s) | {r.compare_cpu_us:.2f} us ({r.compare_s:.2f} s) | {r.vs_compare_cpu:.2f} |")
     if args.json:
         print(json.dumps([asdict(r) for r in rows], indent=1))
     return 0

@@ -1,4 +1,4 @@
-"""Selector test files (the ``../shared/conformance`` JSONL shape): run cases, report failures.
+"""Selector test files (the JSONL shape of ``tests/conformance/``; README, ``jmsctl test``): run cases, report failures.
 
 A case is ``{"id", "selector", "message", "expect": match|nomatch|error|valid}`` with optional
 ``dialect`` (jakarta|ibm|artemis|activemq), ``code`` and ``column`` (the first error's code and 1-based column),

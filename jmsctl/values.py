@@ -2,7 +2,7 @@
 
 A typed value is a plain tuple ``(JType, python_value)`` so that the hot path (the compiled
 evaluator) can unpack it without attribute lookups. NULL is ``None``; a String or boolean
-used in arithmetic is the ``TYPE_ERROR`` singleton (SEMANTICS.md section 4: it wins over NULL and
+used in arithmetic is the ``TYPE_ERROR`` singleton (docs/SEMANTICS.md#type-mismatches: it wins over NULL and
 makes a comparison FALSE). Conditions are ``True`` / ``False`` / ``None`` (UNKNOWN).
 
 Floats are stored as Python floats that hold an exactly representable float32 value, so
@@ -206,7 +206,7 @@ def _arith_int(op: str, x: int, y: int, wrap: Callable[[int], int]) -> int | Non
     if op == "*":
         return wrap(x * y)
     if y == 0:
-        return None  # SEMANTICS.md section 4: integer division by zero is NULL
+        return None  # docs/SEMANTICS.md#numeric-promotion: integer division by zero is NULL
     return wrap(java_idiv(x, y))
 
 
@@ -282,7 +282,7 @@ COMPARATORS: Final[dict[str, Callable[[Any, Any], bool]]] = {
 
 
 def compare(op: str, a: Value, b: Value) -> Tri:
-    """A comparison under SEMANTICS.md section 4: type error FALSE, NULL UNKNOWN, unlike types FALSE."""
+    """A comparison under docs/SEMANTICS.md#comparisons: type error FALSE, NULL UNKNOWN, unlike types FALSE."""
     if a is TYPE_ERROR or b is TYPE_ERROR:
         return False
     if a is None or b is None:

@@ -11,7 +11,7 @@ or from Python: ``generate(out_dir)``. One fixed seed (``SEED``) drives a privat
 checks that the committed samples are exactly what this script writes). It takes well under
 a second.
 
-Files written (the dump format is ../shared/FORMAT.md):
+Files written (the dump format is docs/FORMAT.md):
 
 ``orders.ndjson``
     3,000 messages of an order-processing system, one compact JSON object per line. Three

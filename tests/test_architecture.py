@@ -64,7 +64,7 @@ def test_ast_nodes_are_frozen() -> None:
 # Bottom up: the value model and the javadoc's names; the language and the message model, which never
 # import each other; analysis and filter above both; scan, live brokers and Spark; the CLI on top.
 # A package may import its own modules and those of the packages listed for it, nothing else.
-BASE = {"values", "diagnostics", "exceptions", "javatext", "spec", "cleanup", "outputs", "adapters", "_version"}
+BASE = {"values", "diagnostics", "exceptions", "javatext", "spec", "cleanup", "outputs", "adapters", "_version", "patch"}
 LAYERS: dict[str, set[str]] = {
     "base": {"base"},
     "selector": {"base"},
@@ -80,7 +80,7 @@ LAYERS: dict[str, set[str]] = {
     "main": {"cli"},
 }
 # Inside the base layer, the order matters too: spec and values are imported by the others.
-BASE_ORDER = {"values": 0, "diagnostics": 0, "cleanup": 0, "_version": 0, "exceptions": 1, "javatext": 1, "adapters": 1,
+BASE_ORDER = {"values": 0, "diagnostics": 0, "cleanup": 0, "_version": 0, "patch": 0, "exceptions": 1, "javatext": 1, "adapters": 1,
               "spec": 1, "outputs": 2}
 
 
@@ -210,9 +210,7 @@ def _package_graph() -> dict[str, set[str]]:
 
 # Circles being taken apart this session (issue 24); remove an entry with the circle: the list must be
 # exactly what is left, so that a new circle fails and a fixed one is struck off.
-KNOWN_FILE_CIRCLES = [
-    ["jmsctl.filter.columns", "jmsctl.filter.fast"],
-]
+KNOWN_FILE_CIRCLES: list[list[str]] = []
 
 
 def test_no_import_circles_between_files() -> None:

@@ -1,5 +1,5 @@
 """Artemis XML reader and writer (jmsctl/messages/formats/artemis_xml*.py): every rule of
-DUMP-FORMATS.md section 1 on documents written the way Artemis's exporter writes them
+docs/artemis-xml.md on documents written the way Artemis's exporter writes them
 (XmlDataExporter's PrettyPrintHandler layout), hostile XML, broken messages, round trips."""
 
 from __future__ import annotations

@@ -89,6 +89,7 @@ def _lines() -> list[bytes]:
 
 @pytest.mark.parametrize("name", ["jakarta", "ibm", "artemis", "activemq"])
 def test_fast_path_equals_plain_evaluator_per_dialect(name: str) -> None:
+    from jmsctl.filter import whole
     from jmsctl.filter.fast import Engine
 
     lines = _lines()
@@ -99,13 +100,14 @@ def test_fast_path_equals_plain_evaluator_per_dialect(name: str) -> None:
             engine = Engine(compiled, exact=exact)
             for raw in lines:
                 fast, err = engine.judge(raw)
-                plain, perr = engine._plain(raw)
+                plain, perr = whole.plain(engine, raw)
                 assert (fast is True) == (plain is True), (name, text, raw)
                 assert (err is None) == (perr is None)
 
 
 @pytest.mark.parametrize("name", ["activemq", "artemis"])
 def test_broker_header_names_read_the_same_on_the_fast_and_plain_paths(name: str) -> None:
+    from jmsctl.filter import whole
     from jmsctl.filter.fast import Engine
 
     lines = [json.dumps(m).encode() for m in (
@@ -117,7 +119,7 @@ def test_broker_header_names_read_the_same_on_the_fast_and_plain_paths(name: str
     for text in ("JMSExpiration = 5", "JMSRedelivered", "JMSDestination = 'queue://a'", "JMSReplyTo IS NULL", "JMSExpiration > 0 OR JMSRedelivered"):
         engine = Engine(sel.compile(text, name))
         for raw in lines:
-            assert (engine.judge(raw)[0] is True) == (engine._plain(raw)[0] is True), (name, text, raw)
+            assert (engine.judge(raw)[0] is True) == (whole.plain(engine, raw)[0] is True), (name, text, raw)
 
 
 def test_ibm_non_boolean_identifier_as_condition_makes_the_whole_selector_false() -> None:
@@ -217,3 +219,61 @@ def test_activemq_reads_ids_and_destinations_as_its_message_objects(text: str, h
     from jmsctl.messages.decode import decode_message
 
     assert sel.evaluate(text, decode_message({"headers": headers}), "activemq") is expected
+
+
+# Issue 24: a dialect is a table of switches that the engines read. Three describe what the brokers'
+# second front end (grammar = "javacc": selector/dialects/broker_parser.py) and evaluator
+# (evaluation = "java": broker_evaluator.py) do by construction; they stay descriptions, because no
+# dialect pairs them with the standard's grammar or value model (measured: every broker verdict in
+# tests/conformance/brokers comes from that pair).
+BUILT_INTO_THE_BROKER_ENGINE = {
+    "not_binds_tighter": "broker_parser.py unary(): NOT sits beside '-' below the multiplicative level",
+    "chained_comparisons": "broker_parser.py equality()/comparison(): the JavaCC ( ... )* loops",
+    "ascii_identifiers": "broker_parser.py _ID: the JavaCC <ID> token",
+    "integer_division_truncates": "broker_evaluator.py arithmetic(): '/' and '%' in double",
+}
+
+
+def test_every_switch_is_read_by_an_engine_or_built_into_the_broker_engine() -> None:
+    import re
+    from dataclasses import fields
+    from pathlib import Path
+
+    from jmsctl.selector.dialects import Dialect
+
+    package = Path(__file__).parent.parent / "jmsctl"
+    sources = {p: p.read_text(encoding="utf-8") for p in package.rglob("*.py") if p.name != "__init__.py" or "dialects" not in p.parts}
+    unread = []
+    for f in fields(Dialect):
+        if f.name in ("name", "title", "evidence"):
+            continue
+        readers = [p for p, text in sources.items() if re.search(rf"\.{f.name}\b", text)]
+        if not readers and f.name not in BUILT_INTO_THE_BROKER_ENGINE:
+            unread.append(f.name)
+    assert unread == []
+    for name in BUILT_INTO_THE_BROKER_ENGINE:  # each is a switch a broker dialect sets, with its evidence
+        assert any(getattr(dialects.get(d), name) != getattr(Dialect("x", "x"), name) and name in dialects.get(d).evidence
+                   for d in dialects.names()), name
+
+
+def test_ibm_reading_follows_its_switch_not_its_name() -> None:
+    """A dialect that sets ibm_whole_false reads like ibm in every engine (compiler, reference)."""
+    from dataclasses import replace
+
+    from jmsctl.selector import dialects as registry
+    from jmsctl.selector.compiler import compile_selector
+    from jmsctl.selector.reference import evaluate as reference
+
+    text = "a + 1 > 0 OR b = 1"  # a NULL in arithmetic: UNKNOWN OR ... for the standard, FALSE for IBM
+    from jmsctl.values import INT
+
+    ast = sel.analyze(text).ast
+    registry._CACHE["ibm-like"] = replace(registry.get("jakarta"), name="ibm-like", ibm_whole_false=True)
+    try:
+        values = {"b": (INT, 1)}
+        assert compile_selector(ast, "jakarta")(values.get) is True
+        assert compile_selector(ast, "ibm")(values.get) is False
+        assert compile_selector(ast, "ibm-like")(values.get) is False
+        assert reference(ast, values.get, "ibm-like").result is False
+    finally:
+        del registry._CACHE["ibm-like"]

@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 
 from jmsctl import selector as sel
 from jmsctl.cli.app import app
-from jmsctl.filter import Counts, parallel, select, select_file
+from jmsctl.filter import Counts, parallel, select, select_file, whole
 from jmsctl.filter import schema as fastschema
 from jmsctl.filter.fast import Engine, sure_function
 from jmsctl.filter.plan import FilterPlan, like_runs, needles, required_values, sufficient_values
@@ -241,12 +241,12 @@ def check_engine(text: str, lines: list[bytes], dialect: str = "jakarta", limit:
                 assert batch.read == counts.read and batch.lines == len(lines), where
                 reported = [(f"f:{i + 1}", fld, reason) for i, _, fld, reason in batch.errors]
                 assert batch.rejected == len(reported), where
-                if e._partial is not None:  # the default mode: only the selector's paths proved
+                if e.partial is not None:  # the default mode: only the selector's paths proved
                     check_path_rule(selector, lines, limit, out, rejected, batch, where)
                     continue
                 assert batch.out == out, where
                 assert batch.selected == counts.selected and batch.true == counts.true, where
-                skipping = e._skip
+                skipping = e.skip
                 if exact:
                     assert (batch.false, batch.unknown, batch.rejected, batch.skipped) == (counts.false, counts.unknown, counts.rejected, 0), where
                 else:
@@ -674,9 +674,10 @@ def test_lines_with_and_without_type_in_any_order() -> None:
     # and only the broken lines needed the plain path: the decodes vouched for the others
     e = Engine(compiled("weight > 3", "jakarta"), exact=True, name="f")
     sent: list[bytes] = []
-    plain_path = e._plain
-    e._plain = lambda raw: (sent.append(raw), plain_path(raw))[1]  # type: ignore[method-assign]
-    assert e.process(b"".join(line + b"\n" for line in lines)).read == len(lines)
+    plain_path = whole.plain
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(whole, "plain", lambda s, raw: (sent.append(raw), plain_path(s, raw))[1])
+        assert e.process(b"".join(line + b"\n" for line in lines)).read == len(lines)
     assert sent == [lines[10], lines[11], lines[-1]]
 
 
@@ -766,7 +767,7 @@ def test_the_path_decode_never_changes_a_verdict_on_a_valid_line(lines: list[byt
         expected = selector.evaluate(record.message.selector_values())
         batch = e.process(raw + b"\n")
         assert batch.rejected == 0 and (batch.true == 1) is (expected is True), (text, raw)
-        if e._partial is not None and batch.skipped == 0:
+        if e.partial is not None and batch.skipped == 0:
             assert (batch.false, batch.unknown) == (int(expected is False), int(expected is None)), (text, raw)
 
 
@@ -787,9 +788,9 @@ def test_a_typed_string_on_the_path_with_a_key_twice() -> None:
 def test_no_path_decode_where_the_view_reads_more() -> None:
     """A broker dialect's evaluator and a broker header name (the header, else a property so
     named) read more than the path decode would: those selectors validate whole records."""
-    assert Engine(sel.compile("weight > 100"), exact=False)._partial is not None
-    assert Engine(sel.compile("weight > 100", "artemis"), exact=False)._partial is None
-    assert Engine(sel.compile("JMSExpiration > 0", "artemis"), exact=False)._partial is None
-    assert Engine(sel.compile("weight > 100"), exact=False, validate_all=True)._partial is None
-    assert Engine(sel.compile("weight > 100"), exact=False, invert=True)._partial is None
-    assert Engine(sel.compile("weight > 100"), exact=True)._partial is None
+    assert Engine(sel.compile("weight > 100"), exact=False).partial is not None
+    assert Engine(sel.compile("weight > 100", "artemis"), exact=False).partial is None
+    assert Engine(sel.compile("JMSExpiration > 0", "artemis"), exact=False).partial is None
+    assert Engine(sel.compile("weight > 100"), exact=False, validate_all=True).partial is None
+    assert Engine(sel.compile("weight > 100"), exact=False, invert=True).partial is None
+    assert Engine(sel.compile("weight > 100"), exact=True).partial is None

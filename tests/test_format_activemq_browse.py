@@ -1,4 +1,4 @@
-"""ActiveMQ ``activemq browse`` text: every rule of DUMP-FORMATS.md section 3 on files built for it
+"""ActiveMQ ``activemq browse`` text: every rule of docs/FORMAT.md#activemq-browse-activemq-classics-browse-text on files built for it
 (tests/fixtures/formats/activemq-browse/): the console's preamble, fields in any order, values
 split at the first " = ", bodies over several lines, untyped properties (one warning, --types),
 JMSX types, bodies that browse does not print, broken messages one by one."""

@@ -1,4 +1,4 @@
-"""fmtn/a JSON dumps: every rule of DUMP-FORMATS.md section 2 on files built for it
+"""fmtn/a JSON dumps: every rule of docs/FORMAT.md#fmtn-a-the-a-clients-json-dump on files built for it
 (tests/fixtures/formats/fmtn-a/), the real dump from fmtn/a's repository when present, broken
 elements one by one, truncation, streaming in constant memory."""
 

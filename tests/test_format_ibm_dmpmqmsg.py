@@ -1,4 +1,4 @@
-"""IBM dmpmqmsg / QLOAD text with MQRFH2: every rule of DUMP-FORMATS.md section 4 on files built
+"""IBM dmpmqmsg / QLOAD text with MQRFH2: every rule of docs/FORMAT.md#ibm-dmpmqmsg-ibm-mq-qload-text on files built
 for it (tests/fixtures/formats/ibm-dmpmqmsg/, made by make.py there), broken messages one by one,
 the writer read back to the same messages."""
 

@@ -1,4 +1,4 @@
-"""Selector identifiers are Java identifiers (SEMANTICS.md section 1).
+"""Selector identifiers are Java identifiers (docs/SEMANTICS.md#identifiers).
 
 The lexer's character classes (jmsctl/spec/javachars.py) are checked against the running JVM's
 Character.isJavaIdentifierStart/Part: `<c>x = 1` must lex as one identifier iff c may start a Java

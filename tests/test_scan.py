@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 TREE = ROOT / "tests" / "fixtures" / "scan"
 
 EXPECTED = {
+    ('config/broker.xml', 7, 45, 'W041'),  # filter string="TRUE": selects every message (proved)
+    ('src/main/scala/Consumer.scala', 2, 14, 'W040'),  # JMSDeliveryMode = 2: selects no message (proved)
     ('config/application.properties', 3, 39, 'W010'),
     ('config/application.properties', 4, 49, 'E002'),
     ('config/application.properties', 5, 64, 'E002'),

@@ -27,6 +27,7 @@ from typing import Any
 from jmsctl import selector as sel
 from jmsctl.analysis import difference_kinds, rewrites
 from jmsctl.analysis.difference_kinds import Finding
+from jmsctl.analysis.vacuity import ENCODED
 from jmsctl.analysis.witness import STANDARD, Candidate, Ingredients, Readings, ingredients, messages
 from jmsctl.diagnostics import Diagnostic, Severity, Span
 from jmsctl.messages.encode import typed_json
@@ -248,9 +249,32 @@ def _residual(text: str, repaired: str, d: str, ast: n.Node, ing: Ingredients, r
                                f"{{who}} keep{{s}} {name} in a message field that always has a value", found, key=name))
             present = present | {name}
     found = _search(text, ing, budget, differs, readings, present)
+    if found is None and d in ENCODED and not present:
+        found = _solved(text, d, differs, ing)
     if found is not None:
         out.append(difference_kinds.classify(text, repaired, d, ast, found, ing, readings))
     return out
+
+
+SOLVER_TIMEOUT = 1.0  # seconds per dialect, after the bounded search found nothing
+
+
+def _solved(text: str, d: str, differs: Callable[[Candidate], bool], ing: Ingredients) -> Candidate | None:
+    """A dialect the solver encodes (ibm): a witness the bounded search missed, or None (proved the
+    same, or no answer within SOLVER_TIMEOUT). Properties keep to the kinds of value the selector
+    expects of them, as in the search (``ing.kinds``; all kinds with --mistyped)."""
+    from jmsctl.analysis import smt, solver
+    from jmsctl.analysis.witness import BOOLEAN_KIND, NUMBER_KIND, STRING_KIND
+    from jmsctl.values import BOOLEAN, STRING, JType
+
+    by_kind = {STRING_KIND: {STRING}, BOOLEAN_KIND: {BOOLEAN}, NUMBER_KIND: {t for t in JType if t.is_numeric}}
+    domain = smt.Domain({name: frozenset({None, *(t for k in kinds for t in by_kind[k])}) for name, kinds in ing.kinds})
+    answer = solver.readings_differ(text, STANDARD, d, SOLVER_TIMEOUT, domain)
+    if not isinstance(answer, solver.Witness):
+        return None
+    message = solver.read_witness(answer.message)
+    c = Candidate(tuple(message.headers.items()), tuple(message.properties.items()))
+    return c if differs(c) else None
 
 
 # ----- merging per kind across dialects --------------------------------------------------------

@@ -56,12 +56,16 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "explain": ("jmsctl.cli.commands.explain", "explain", SELECTORS),
     "test": ("jmsctl.cli.commands.test", "test", SELECTORS),
     "scan": ("jmsctl.cli.commands.scan", "scan", SELECTORS),
+    "diff": ("jmsctl.cli.commands.diff", "diff", SELECTORS),
+    "overlap": ("jmsctl.cli.commands.overlap", "overlap", SELECTORS),
+    "coverage": ("jmsctl.cli.commands.coverage", "coverage", SELECTORS),
     "filter": ("jmsctl.cli.commands.filter", "filter_command", MESSAGES),
     "show": ("jmsctl.cli.commands.show", "show", MESSAGES),
     "get": ("jmsctl.cli.commands.get", "get", MESSAGES),
     "table": ("jmsctl.cli.commands.table", "table", MESSAGES),
     "validate": ("jmsctl.cli.commands.validate", "validate_command", MESSAGES),
     "convert": ("jmsctl.cli.commands.convert", "convert", MESSAGES),
+    "profile": ("jmsctl.cli.commands.profile", "profile_command", MESSAGES),
     "spark": ("jmsctl.cli.commands.spark", "spark_app", SPARK),
 }
 

@@ -12,7 +12,7 @@ from jmsctl.messages.loader import MAX_RECORD_SIZE
 
 
 class Dialect(str, Enum):
-    """``--dialect``: the standard, IBM MQ's reading (SEMANTICS.md section 5) or a broker engine's
+    """``--dialect``: the standard, IBM MQ's reading (docs/SEMANTICS.md#ibm-dialect) or a broker engine's
     (docs/dialects.md); the names of ``jmsctl.selector.dialects``, kept equal by a test."""
 
     jakarta = "jakarta"

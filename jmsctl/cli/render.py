@@ -58,6 +58,27 @@ def position(src: Source, diag: Diagnostic) -> tuple[int, int, int, int]:
     return start.line + offset, start.column, end.line + offset, end.column
 
 
+# The section of the documents that states the rule a diagnostic enforces (shown as "= rule: ...").
+RULES = {
+    "E001": "docs/SEMANTICS.md#lexical-rules", "E002": "docs/SEMANTICS.md#grammar", "E003": "docs/SEMANTICS.md#grammar",
+    "E004": "docs/SEMANTICS.md#string-literals", "E005": "docs/SEMANTICS.md#string-literals",
+    "E006": "docs/SEMANTICS.md#precedence", "E007": "docs/SEMANTICS.md#precedence", "E008": "docs/SEMANTICS.md#comments",
+    "E010": "docs/SEMANTICS.md#integer-literals", "E011": "docs/SEMANTICS.md#integer-literals",
+    "E012": "docs/SEMANTICS.md#floating-point-literals", "E013": "docs/SEMANTICS.md#integer-literals",
+    "E014": "docs/SEMANTICS.md#keywords", "E015": "docs/SEMANTICS.md#keywords", "E016": "docs/SEMANTICS.md#precedence",
+    "E101": "docs/SEMANTICS.md#conditions-and-values", "E102": "docs/SEMANTICS.md#conditions-and-values",
+    "E104": "docs/SEMANTICS.md#operand-rules", "E105": "docs/SEMANTICS.md#in", "E106": "docs/SEMANTICS.md#like",
+    "E107": "docs/SEMANTICS.md#like", "E108": "docs/SEMANTICS.md#like", "E109": "docs/SEMANTICS.md#operand-rules",
+    "E110": "docs/SEMANTICS.md#operand-rules", "E111": "docs/SEMANTICS.md#operand-rules", "E112": "docs/SEMANTICS.md#operand-rules",
+    "E113": "docs/SEMANTICS.md#headers",
+    "W001": "docs/SEMANTICS.md#integer-literals", "W002": "docs/SEMANTICS.md#headers", "W003": "docs/SEMANTICS.md#precedence",
+    "W004": "docs/SEMANTICS.md#jmsx-properties", "W006": "docs/SEMANTICS.md#headers", "W009": "docs/SEMANTICS.md#comments",
+    "W010": "docs/SEMANTICS.md#type-mismatches", "W011": "docs/SEMANTICS.md#precedence", "W012": "docs/SEMANTICS.md#comparisons",
+    "W014": "docs/SEMANTICS.md#headers",
+    **{f"W0{n}": "docs/dialects.md#the-rules" for n in range(20, 35)},
+}
+
+
 def concise(src: Source, diag: Diagnostic) -> str:
     line, col, _, _ = position(src, diag)
     return f"{src.name}:{line}:{col}: {diag.code} {diag.message}"
@@ -87,6 +108,8 @@ def diagnostic_json(src: Source, diag: Diagnostic) -> dict[str, Any]:
     d = diag.to_dict(src.text)
     line, col, end_line, end_col = position(src, diag)
     d.update(source=src.name, line=line, column=col, end_line=end_line, end_column=end_col)
+    if diag.code in RULES:
+        d["rule"] = RULES[diag.code]
     return d
 
 
@@ -144,6 +167,9 @@ def full(src: Source, diag: Diagnostic) -> Text:
         out.append(f"{gutter} = ", style="blue")
         out.append("hint: ", style="bold")
         out.append(diag.hint + "\n")
+    if diag.code in RULES:
+        out.append(f"{gutter} = ", style="blue")
+        out.append(f"rule: {RULES[diag.code]}\n", style="dim")
     return out
 
 
@@ -159,4 +185,4 @@ def print_full(con: Console, src: Source, diags: tuple[Diagnostic, ...] | list[D
         con.print(full(src, d))
 
 
-__all__ = ["Format", "Source", "concise", "console", "diagnostic_json", "escape", "full", "github", "is_terminal", "print_full", "window"]
+__all__ = ["RULES", "Format", "Source", "concise", "console", "diagnostic_json", "escape", "full", "github", "is_terminal", "print_full", "window"]

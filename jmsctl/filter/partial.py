@@ -9,7 +9,7 @@ holds ``headers`` / ``properties`` once, the identifier's key occurs once on the
 types as the full schema, ``schema.Headers`` and ``schema.Property``). What the selector does not
 read (other fields, the body, the message type) is not validated: that is ``--validate-all``'s
 and ``validate``'s job. Any line this decode cannot vouch for goes to the full path
-(``fast.Engine._judge``: the whole record validated, the plain loader's rejection when broken),
+(``whole.judge``: the whole record validated, the plain loader's rejection when broken),
 so the verdict on a line is never a guess.
 
 The uniqueness of the top-level ``headers`` and ``properties`` is counted per line, by the Structs
@@ -22,6 +22,7 @@ are the byte strings counted; one scan of the chunk each).
 
 from __future__ import annotations
 
+import re
 import typing
 from dataclasses import dataclass
 from typing import Any, Union
@@ -89,4 +90,22 @@ def partial_for(plan: FilterPlan, dialect: str = "jakarta") -> Partial | None:
     return Partial(msgspec.json.Decoder(record).decode, headers, props, tuple(keys), made)
 
 
-__all__ = ["Partial", "partial_for"]
+_ESCAPE = re.compile(rb"\\u").search
+
+
+def has_escape(text: bytes) -> bool:
+    """Whether ``text`` holds a ``\\u`` escape (a key may be spelled another way then: the
+    counts prove nothing about it). A backslash is looked for first (memchr: most chunks hold none)."""
+    return b"\\" in text and _ESCAPE(text) is not None
+
+
+def utf8(data: bytes) -> bool:
+    """Whether ``data`` is valid UTF-8 (msgspec does not check every string it skips)."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+__all__ = ["Partial", "has_escape", "partial_for", "utf8"]

@@ -11,7 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jmsctl.messages.contract import MessageContract
+
+# BODY_TYPES and HEADER_NAMES lived here before jmsctl/spec; re-exported for code that imports them from here.
+from jmsctl.spec import BODY_TYPES as BODY_TYPES
 from jmsctl.spec import DELIVERY_MODES
+from jmsctl.spec import HEADER_NAMES as HEADER_NAMES
 from jmsctl.values import BOOLEAN, INT, LONG, STRING, TypedValue
 
 
@@ -37,7 +41,7 @@ class Message(MessageContract):
     _view: dict[str, TypedValue] | None = field(default=None, repr=False, compare=False)
 
     def selector_values(self) -> dict[str, TypedValue]:
-        """Properties plus the six selectable headers (SEMANTICS.md section 3), built once."""
+        """Properties plus the six selectable headers (docs/SEMANTICS.md#headers), built once."""
         if self._view is None:
             self._view = selector_view(self.headers, self.properties)
         return self._view
@@ -63,7 +67,7 @@ def selector_view(headers: dict[str, Any], properties: dict[str, TypedValue]) ->
     if headers.get("JMSTimestamp") is not None:
         view["JMSTimestamp"] = (LONG, headers["JMSTimestamp"])
     # Not selectable by the standard (the checker rejects the names); a broker dialect reads them
-    # (jmsctl/selector/headers.py). A property of such a name (an invalid JMS name) is not removed.
+    # (jmsctl/selector/dialects/broker_headers.py). A property of such a name (an invalid JMS name) is not removed.
     if not _BROKER_HEADER_NAMES.isdisjoint(headers):  # rare: one set test per message otherwise
         for name, jtype in _BROKER_HEADER_TYPES:
             v = headers.get(name)

@@ -2,9 +2,9 @@
 
 Pure checking, no printing: ``check_record`` turns one loader ``Record`` into a list of ``Finding``s,
 each with a stable code (``CODES``), a severity, the record location, the field path and a message.
-The rules are the javadoc's ("Message Properties", "Message Headers") with SEMANTICS.md section 6:
+The rules are the javadoc's ("Message Properties", "Message Headers") with docs/SEMANTICS.md#property-names:
 
-- a property name is a selector identifier (section 1): Java identifier characters, not a keyword in
+- a property name is a selector identifier (docs/SEMANTICS.md#identifiers): Java identifier characters, not a keyword in
   any ASCII case; ``JMSX`` names are the spec's with their types; ``JMS_`` names are provider-specific;
   every other ``JMS`` name is reserved;
 - a schema (name -> getter type) is checked with the conversion table and Java's ``valueOf`` rules
@@ -195,7 +195,7 @@ def check_name(name: str, value: TypedValue | None, location: str) -> Iterator[F
     if IDENTIFIER.fullmatch(name) is None:
         yield Finding("N002", location, where, f"property name {name!r} is not a selector identifier: {_bad_char(name)}")
         return
-    if name.isascii() and name.upper() in KEYWORDS:  # keywords are ASCII, case-insensitive (SEMANTICS.md 1)
+    if name.isascii() and name.upper() in KEYWORDS:  # keywords are ASCII, case-insensitive (docs/SEMANTICS.md#keywords)
         yield Finding("N003", location, where, f"property name {name!r} is the selector keyword {name.upper()}: no selector can name it")
         return
     if name.startswith("JMSX"):

@@ -36,6 +36,22 @@ def read_text(data: bytes) -> str:
         return data.decode("latin-1")
 
 
+def encode_like(original: bytes, text: str) -> bytes | None:
+    """``text`` in the encoding ``read_text`` read ``original`` with (its BOM kept); None when a
+    character does not fit (a fix's character in a Latin-1 file)."""
+    bom = b"\xef\xbb\xbf" if original.startswith(b"\xef\xbb\xbf") else b""
+    try:
+        original[len(bom):].decode("utf-8")
+        return bom + text.encode("utf-8")
+    except UnicodeDecodeError:
+        try:
+            return text.encode("latin-1")
+        except UnicodeEncodeError:
+            return None
+    except UnicodeEncodeError:  # a lone surrogate
+        return None
+
+
 def is_binary(data: bytes) -> bool:
     return b"\0" in data[:8192]
 
@@ -70,7 +86,7 @@ def _extracted(path: str, text: str, extractor: Extractor, analyze_text: Callabl
         found = sorted(extractor.extract(path, text), key=lambda f: (f.start, f.end))
     except NotScanned as exc:
         return FileResult(path, text, (), (exc.diagnostic,))
-    return FileResult(path, text, tuple(verify(f, analyze_text, lint) for f in found))
+    return FileResult(path, text, tuple(verify(f, analyze_text, lint, path) for f in found))
 
 
-__all__ = ["FileResult", "is_binary", "read_text", "scan_bytes", "scan_file"]
+__all__ = ["FileResult", "encode_like", "is_binary", "read_text", "scan_bytes", "scan_file"]

@@ -99,6 +99,14 @@ class Found:
     kind: str  # the place: 'createConsumer', '@JmsListener', '<filter string>', ...
     printf: bool = field(default=False)  # given to String.format: %s is a placeholder even inside quotes
     message_format: bool = field(default=False)  # given to MessageFormat.format: {0} is one everywhere
+    # One literal of the file (one string token, attribute value, property value, YAML scalar): what
+    # 'scan --fix' may rewrite. False for a concatenation, a constant built of parts, anything unsure.
+    literal: bool = field(default=False)
+    # Whether something fills in ${...} and #{...} before the selector is used (Spring in
+    # @JmsListener attributes and configuration files, Camel in URIs). False for a plain API call,
+    # where '${x}' inside quotes is text the selector compares with (W015).
+    resolves: bool = field(default=True)
+    role: str = field(default="")  # the argument it is: 'argument 2 of createConsumer(Destination destination, String messageSelector)'
 
     @property
     def dynamic(self) -> bool:

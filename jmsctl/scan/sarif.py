@@ -35,6 +35,8 @@ RULES = {
     "W009": "'--' is not a comment", "W010": "numeric expression compared with a String or boolean",
     "W011": "NOT a = 1 binds differently on ActiveMQ and Artemis", "W012": "float compared with a double literal",
     "W013": "more diagnostics not reported", "W014": "wrong-case header name",
+    "W015": "template placeholder inside a string literal", "W016": "unquoted word compared with a property",
+    "W017": "one string holding a list inside IN", "W018": "bare identifier as the whole selector",
     "I001": "selector built at run time: not checked whole", "I002": "file not scanned",
 }
 

@@ -68,7 +68,7 @@ def placeholders(found: Found) -> list[Piece]:
 
 
 def _quotes_in_holes(text: str) -> int:
-    return sum(m.group().count("'") for m in _SPRING.finditer(text))
+    return sum(m.group().count("'") for m in _SPRING.finditer(text))  # (a quote inside ${...} is rare either way)
 
 
 def _placeholder_matches(text: str, quoted: bool, found: Found) -> list[re.Match[str]]:
@@ -79,7 +79,9 @@ def _placeholder_matches(text: str, quoted: bool, found: Found) -> list[re.Match
         quote_state.append(state)
         if ch == "'":
             state = not state
-    matches = list(_SPRING.finditer(text))
+    # ${x} and #{x} are filled in where a framework resolves them (found.resolves); elsewhere, inside
+    # quotes they are text the selector compares with (W015 says so), outside them still a template.
+    matches = [m for m in _SPRING.finditer(text) if found.resolves or not quote_state[m.start()]]
     taken = [(m.start(), m.end()) for m in matches]
     for pattern, everywhere in ((_MESSAGE_FORMAT, found.message_format), (PRINTF, found.printf)):
         for m in pattern.finditer(text):
@@ -92,7 +94,7 @@ def _placeholder_matches(text: str, quoted: bool, found: Found) -> list[re.Match
 Lint = Callable[[str, tuple[Diagnostic, ...]], tuple[Diagnostic, ...]]
 
 
-def verify(found: Found, analyze_text: Callable[[str], Analysis] = analyze, lint: Lint | None = None) -> Checked:
+def verify(found: Found, analyze_text: Callable[[str], Analysis] = analyze, lint: Lint | None = None, path: str = "") -> Checked:
     """``lint`` (check's --portability) adds its diagnostics to a selector known whole: a witness
     message for a text with a stand-in in it would be about the stand-in."""
     pieces = placeholders(found)
@@ -101,17 +103,27 @@ def verify(found: Found, analyze_text: Callable[[str], Analysis] = analyze, lint
     if not any(isinstance(p, Mapped) and p.text.strip() for p in pieces):
         if not holes:
             return Checked(found, shown, ())  # an empty selector selects every message: nothing to check
-        return Checked(found, shown, (_info(found, holes, checked=False),))
+        return Checked(found, shown, (_info(found, holes, checked=False, path=path),))
     text, starts, ends, stand_ins, certain = _stand_in(pieces)
     analysis = analyze_text(text)
     diags = list(analysis.diagnostics if lint is None or holes else lint(text, analysis.diagnostics))
     if holes and not certain and analysis.ast is None:
         diags = []
     diags = [d for d in diags if not any(_touches(d.span, s) for s in stand_ins)]
-    out = [_to_file(_shown(d, holes), starts, ends) for d in diags]
+    out = [_to_file(_with_role(_shown(d, holes), found), starts, ends) for d in diags]
     if holes:
-        out.insert(0, _info(found, holes, checked=True))
+        out.insert(0, _info(found, holes, checked=True, path=path))
     return Checked(found, shown, tuple(out))
+
+
+def _with_role(d: Diagnostic, found: Found) -> Diagnostic:
+    """W018 in code: which argument of which call the bare name is, and what the signature expects there."""
+    if d.code != "W018" or not found.role:
+        return d
+    note = f"it is {found.role}"
+    if "name" in found.role.lower() and "messageSelector" in found.role:
+        note += ": the subscription name is another argument; are the two swapped?"
+    return Diagnostic(d.code, d.severity, d.message, d.span, d.expected, d.hint, (*d.notes, note), d.data)
 
 
 def _written(hole: Hole) -> str:
@@ -184,9 +196,40 @@ def _to_file(d: Diagnostic, starts: list[int], ends: list[int]) -> Diagnostic:
     return Diagnostic(d.code, d.severity, d.message, span, d.expected, d.hint, d.notes)
 
 
-def _info(found: Found, holes: list[Hole], checked: bool) -> Diagnostic:
+def _info(found: Found, holes: list[Hole], checked: bool, path: str = "") -> Diagnostic:
     parts = ", ".join(h.source if len(h.source) <= 40 else h.source[:37] + "..." for h in holes[:3])
     more = f" and {len(holes) - 3} more" if len(holes) > 3 else ""
     done = "the constant parts were checked" if checked else "no constant part to check"
+    notes = tuple(dict.fromkeys(who for h in holes if (who := filled_by(h.source, found, path))))
     return Diagnostic(INFO_CODE, Severity.INFO, "not checked: built at run time", Span(holes[0].start, holes[0].end),
-                      hint=f"known only at run time: {parts}{more}; {done}")
+                      hint=f"known only at run time: {parts}{more}; {done}", notes=notes)
+
+
+_INTERPOLATES = {".kt": "Kotlin", ".kts": "Kotlin", ".groovy": "Groovy", ".gradle": "Groovy", ".scala": "Scala", ".sc": "Scala"}
+
+
+def filled_by(source: str, found: Found, path: str) -> str:
+    """Who fills a placeholder in (issue 22: said instead of W015's warning), or '' for code."""
+    language = next((lang for suffix, lang in _INTERPOLATES.items() if path.endswith(suffix)), "")
+    if source.startswith("$") and not source.startswith("${") and language:
+        return f"{language} interpolates {source} into the string"
+    if source.startswith(("${", "#{")):
+        if language and found.kind not in ("@JmsListener", "@ActivationConfigProperty") and not found.resolves:
+            return f"{language} interpolates {source} into the string"
+        if found.kind == "@JmsListener":
+            return f"Spring resolves {source} in @JmsListener attributes before the selector is used"
+        if found.kind == "endpoint URI":
+            return f"{source} is resolved when the endpoint URI is (Camel or Spring property placeholders)"
+        if path.endswith((".properties", ".yml", ".yaml")):
+            return f"Spring resolves {source} in configuration files before the selector is used"
+        if path.endswith(".xml"):
+            return f"{source} is a property placeholder, resolved by Spring or the server's configuration"
+        if found.kind == "@ActivationConfigProperty":
+            return f"{source} is replaced by the container when descriptor property replacement is on"
+    if source.startswith("{{"):
+        return f"Camel resolves the property placeholder {source}"
+    if found.printf and source.startswith("%"):
+        return f"String.format fills {source} in"
+    if found.message_format and source.startswith("{"):
+        return f"MessageFormat.format fills {source} in"
+    return ""

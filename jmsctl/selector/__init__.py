@@ -73,7 +73,7 @@ def analyze(text: str, dialect: str = "jakarta") -> Analysis:
 
 def _analyze_broker(text: str, d: dialects.Dialect) -> Analysis:
     from jmsctl.selector.dialects import broker_parser
-    from jmsctl.selector.headers import broker_diagnostics
+    from jmsctl.selector.dialects.broker_headers import broker_diagnostics
 
     with gc_paused(len(text)):
         try:

@@ -1,7 +1,7 @@
 """lark callbacks -> AST nodes, run inside the LALR parser (no intermediate parse tree).
 
 Parentheses and still-undecoded numbers travel as small wrappers so that a unary minus directly
-in front of a number is folded into the literal (SEMANTICS.md section 1: ``-9223372036854775808``
+in front of a number is folded into the literal (docs/SEMANTICS.md#integer-literals: ``-9223372036854775808``
 is valid) while ``-(9223372036854775808)`` is not.
 """
 

@@ -1,12 +1,13 @@
-"""Static rules of SEMANTICS.md section 2 (errors) and the warnings that catch selectors that
+"""Static rules of docs/SEMANTICS.md#grammar (errors) and the warnings that catch selectors that
 are valid but cannot mean what was written. Also the static type of every node, for explain."""
 
 from __future__ import annotations
 
 from jmsctl.diagnostics import Diagnostic, Span, error, warning
 from jmsctl.selector import nodes as n
-from jmsctl.selector.headers import BROKER_HEADERS, broker_header_note
+from jmsctl.selector.dialects.broker_headers import BROKER_HEADERS, broker_header_note
 from jmsctl.selector.limits import MAX_DEPTH, MAX_DIAGNOSTICS, clip
+from jmsctl.selector.lints import by_node_type, root_rules
 from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, INT, LONG, STRING, JType, format_plain, promote
 
 HEADER_TYPES: dict[str, JType] = {
@@ -106,6 +107,9 @@ def check(node: n.Node | None, source: str) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     if not is_condition(node):
         out.append(_not_condition(node, "the selector"))
+    for rule in root_rules():
+        out.extend(rule.run(node, source))
+    lints = by_node_type()
     stack = [(node, 1)]
     while stack:  # iterative: no selector can exhaust Python's stack here
         child, depth = stack.pop()
@@ -113,6 +117,12 @@ def check(node: n.Node | None, source: str) -> list[Diagnostic]:
             return [too_deep(child.span)]
         _check_node(child, source, out)
         kind = type(child)
+        runs = lints.get(kind)  # the lints of selector/lints/, one module each
+        if runs is not None:
+            for run in runs:
+                found = run(child, source)
+                if found:
+                    out.extend(found)
         chain = kind is n.And or kind is n.Or
         # An AND/OR chain is one level however long (the compiler makes it one closure over a list).
         stack.extend((c, depth if chain and type(c) is kind else depth + 1) for c in n.children(child))
@@ -301,7 +311,7 @@ def _check_identifier(node: n.Identifier, out: list[Diagnostic]) -> None:
     if kind is n.IdentifierKind.INVALID:
         why = NOT_SELECTABLE.get(node.name, "names starting with JMS are reserved")
         hint = "JMSX... and JMS_... names are properties; other JMS names are not selectable"
-        if node.name in BROKER_HEADERS:  # selector/headers.py: ActiveMQ Classic evaluates them anyway
+        if node.name in BROKER_HEADERS:  # selector/dialects/broker_headers.py: ActiveMQ Classic evaluates them anyway
             hint = broker_header_note(node.name) + "; --dialect activemq reads it as ActiveMQ does"
         out.append(error("E113", f"{clip(node.name)} cannot be used in a selector: {why}", node.span,
                          expected=(f"one of the six selectable headers: {SIX}",), hint=hint))

@@ -5,7 +5,7 @@ The hot shapes (identifier compared with a literal, AND/OR chains) get specialis
 A closure receives ``get``, the message's ``name -> typed value | None`` lookup (dict.get of a
 message view, or anything with that shape).
 
-Dialect ``ibm`` (SEMANTICS.md section 5) raises ``_WholeSelectorFalse`` from the innermost
+Dialect ``ibm`` (docs/SEMANTICS.md#ibm-dialect) raises ``_WholeSelectorFalse`` from the innermost
 operation and evaluates every operand (no short-circuit), so that whether a selector is
 FALSE does not depend on evaluation order.
 """
@@ -16,6 +16,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
 from jmsctl.selector.like import compile_like
 from jmsctl.values import (
@@ -53,7 +54,7 @@ def compile_selector(node: n.Node | None, dialect: str = "jakarta") -> Callable[
     """The evaluation function of a checked AST; None (no selector) selects everything."""
     if node is None:
         return lambda get: True
-    if dialect == "ibm":
+    if dialects.get(dialect).ibm_whole_false:
         inner = _Compiler(ibm=True).cond(node)
 
         def ibm(get: Getter) -> Tri:
@@ -233,7 +234,7 @@ class _Compiler:
                 if v is None:
                     return None
                 if v[0] is not BOOLEAN:
-                    raise _WholeSelectorFalse  # SEMANTICS.md section 5: 'x' stands for 'x = TRUE', unlike types
+                    raise _WholeSelectorFalse  # docs/SEMANTICS.md#ibm-dialect: 'x' stands for 'x = TRUE', unlike types
                 return v[1]  # type: ignore[no-any-return]
             return ibm_boolean
 

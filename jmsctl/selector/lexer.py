@@ -33,7 +33,7 @@ OPERATORS = {
     ",": "COMMA",
 }
 
-WHITESPACE = " \t\f\r\n"  # SEMANTICS.md section 1: nothing else, no vertical tab or NBSP
+WHITESPACE = " \t\f\r\n"  # docs/SEMANTICS.md#white-space: nothing else, no vertical tab or NBSP
 
 _MASTER = IdentifierRegex(
     lambda start, part: rf"""

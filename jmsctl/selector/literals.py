@@ -1,4 +1,4 @@
-"""Java numeric literal syntax and values (SEMANTICS.md section 1), decoded exactly.
+"""Java numeric literal syntax and values (docs/SEMANTICS.md#integer-literals, #floating-point-literals), decoded exactly.
 
 Integer literals become Java bit patterns or range-checked decimals; floating literals are
 rounded once, from the exact decimal (or hex) value, to double or float.

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
 from jmsctl.selector.like import compile_like
 from jmsctl.selector.limits import clip
@@ -68,7 +69,7 @@ def evaluate(node: n.Node | None, get: Callable[[str], Any], dialect: str = "jak
     if node is None:
         ev.result = True
         return ev
-    walker = _Walker(get, dialect == "ibm", ev)
+    walker = _Walker(get, dialects.get(dialect).ibm_whole_false, ev)
     result = walker.run(node)
     ev.result = False if ev.whole_false is not None else result
     return ev
@@ -126,7 +127,7 @@ class _Walker:
             return self._record(node, None, True, f"{node.name} is absent: UNKNOWN")
         if v[0] is BOOLEAN:
             return self._record(node, v[1], True, f"boolean {node.kind.value} {node.name}")
-        if self.ibm:  # SEMANTICS.md section 5: 'x' stands for 'x = TRUE', a comparison of unlike types
+        if self.ibm:  # docs/SEMANTICS.md#ibm-dialect: 'x' stands for 'x = TRUE', a comparison of unlike types
             self._whole_false(f"IBM: {node.name} ({_shown(v)}) used as a condition is not a boolean: the whole selector is FALSE")
         return self._record(node, False, True, f"{_shown(v)} is not a boolean: FALSE")
 

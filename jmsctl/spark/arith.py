@@ -1,7 +1,7 @@
 """Arithmetic on typed Column values (typed.py), and whole arithmetic trees as one stack machine.
 
 ``unary`` and ``binary`` are one node each: Java's binary numeric promotion, type errors, NULL,
-int/long wrap-around, float rounding, division by zero (SEMANTICS.md section 4), with javaops.py
+int/long wrap-around, float rounding, division by zero (docs/SEMANTICS.md#numeric-promotion), with javaops.py
 supplying operations that never raise.
 
 A node refers to its operands several times (their type code and payloads), so a deep tree written

@@ -1,7 +1,7 @@
 """Checked selector AST -> one ``pyspark.sql.Column`` over the message layout (schema.py).
 
 The Spark backend of the same AST the local evaluator compiles (``jmsctl.selector.compiler``), with
-the same rulings (SEMANTICS.md): no Python UDF, no SQL text, nothing that depends on Spark session
+the same rulings (docs/SEMANTICS.md): no Python UDF, no SQL text, nothing that depends on Spark session
 settings. The Column is TRUE, FALSE or NULL (UNKNOWN) per row; ``compile_column`` gives it.
 
 Values and conditions are ``typed.Val`` and ``typed.Cond`` (typed.py explains the representation):
@@ -15,7 +15,7 @@ is bound once with a higher-order function (``transform(array(struct(...)), v ->
 lambda, not Python) and referred to through the lambda variable. So the Column stays linear in
 the selector's size, and ordinary selectors stay fully code-generated.
 
-Dialect ``ibm`` (SEMANTICS.md section 5) carries a second boolean per node, ``w``: some operation
+Dialect ``ibm`` (docs/SEMANTICS.md#ibm-dialect) carries a second boolean per node, ``w``: some operation
 makes the whole selector FALSE. Every node contributes to it, whatever the evaluation order, as
 the local evaluator evaluates every operand under that dialect.
 """
@@ -78,7 +78,7 @@ def compile_column(
         return J.lit(True)
     if dialects.get(dialect).is_broker:
         raise ValueError(f"the {dialect} dialect has no Spark column compiler: its selectors run on the local evaluator in Spark")
-    compiler = _Compiler(ibm=dialect == "ibm", inline_ops=inline_ops)
+    compiler = _Compiler(ibm=dialects.get(dialect).ibm_whole_false, inline_ops=inline_ops)
     references = [x.name for x in n.walk(node) if isinstance(x, n.Identifier) and x.name not in SELECTOR_HEADERS]
     if len(references) <= shared_lookups:
         cond = compiler.cond(node)
@@ -202,7 +202,7 @@ class _Compiler:
             cond = F.when(~v.is_null(), F.coalesce(v.b, J.lit(False)) if v.b is not None else J.lit(False))
             if not self.ibm:
                 return Cond(cond)
-            # IBM (SEMANTICS.md section 5): a non-boolean value makes the whole selector FALSE
+            # IBM (docs/SEMANTICS.md#ibm-dialect): a non-boolean value makes the whole selector FALSE
             not_boolean = ~v.is_null() & v.b.isNull() if v.b is not None else ~v.is_null()
             return Cond(cond, not_boolean)
         raise TypeError(f"not a condition: {node!r}")

@@ -9,7 +9,7 @@ default) and wrap or give NULL otherwise. Nothing here depends on that setting:
 - int arithmetic: computed in bigint (no int product reaches 2^63) and narrowed to 32 bits with
   shifts (``(x << 32) >> 32`` sign-extends the low 32 bits: Java's wrap-around);
 - integer division: ``div`` (truncates toward zero, as Java) only for divisors other than 0 (NULL,
-  SEMANTICS.md section 4) and -1 (negation, which wraps for MIN_VALUE);
+  docs/SEMANTICS.md#numeric-promotion) and -1 (negation, which wraps for MIN_VALUE);
 - floating division: the IEEE result for a zero divisor is built with ``when`` (Spark would give
   NULL or raise); the sign of a zero divisor is read with ``pow(z, -1)`` (-Infinity for -0.0);
 - float arithmetic is Spark's float arithmetic (Java's, rounded to float at each step); an int or

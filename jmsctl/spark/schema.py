@@ -23,7 +23,7 @@ body               the body as compact JSON text (FORMAT.md notation), NULL when
 
 Why a map of typed structs. A property's Java type is per message (``weight`` is an int in one
 message and a String in the next), so no column type per name can hold it, and the type is part of
-the value (SEMANTICS.md section 4: ``f = 0.1`` is FALSE for the float 0.1f, int and long wrap
+the value (docs/SEMANTICS.md#comparisons: ``f = 0.1`` is FALSE for the float 0.1f, int and long wrap
 differently). ``t`` is the ``jmsctl.values.JType`` code; ``b`` holds a boolean, ``s`` a String,
 ``i`` a byte/short/int/long. Numbers also carry their promoted forms, computed once at load time
 instead of in every comparison: ``f`` (float32) is the value as Java promotes it to float (the

@@ -19,7 +19,7 @@ is int or NULL), so that only the branches that can occur are generated, and its
 known statically (literal-only subexpressions are evaluated by ``jmsctl.values``).
 
 A condition is a ``Cond``: a nullable boolean (NULL is UNKNOWN) and, under the IBM dialect, ``w``:
-some operation in it makes the whole selector FALSE (SEMANTICS.md section 5).
+some operation in it makes the whole selector FALSE (docs/SEMANTICS.md#ibm-dialect).
 """
 
 from __future__ import annotations
@@ -283,7 +283,7 @@ def val_arith_kinds(op: str, a: Val, b: Val) -> frozenset[int]:
 
 
 def arith_kinds(op: str, a: frozenset[int], b: frozenset[int], b_may_be_zero: bool = True) -> frozenset[int]:
-    """The kinds ``a op b`` can have (SEMANTICS.md section 4), from its operands' kinds."""
+    """The kinds ``a op b`` can have (docs/SEMANTICS.md#numeric-promotion), from its operands' kinds."""
     out: set[int] = set()
     for ka in a:
         for kb in b:

@@ -1,4 +1,4 @@
-"""What a selector identifier is (SEMANTICS.md section 1), for the lexer and for property names:
+"""What a selector identifier is (docs/SEMANTICS.md#identifiers), for the lexer and for property names:
 Java identifier characters (tables generated from Java) and the reserved words, ASCII case-insensitive.
 
 The full tables (javachars.py) make character classes of 646 and 762 ranges: importing them and

@@ -4,7 +4,7 @@
  * Prints selector test cases (JSONL, the tests/corpus format) whose expectations come from
  * Java's own binary numeric promotion (JLS 5.6), which the Jakarta Messaging javadoc invokes
  * for selector arithmetic and for comparisons of exact and approximate numbers
- * (see shared/SEMANTICS.md section 4). The arithmetic and the comparisons are written once per
+ * (see docs/SEMANTICS.md#numeric-promotion). The arithmetic and the comparisons are written once per
  * ordered pair of primitive types (the eval overloads below), so javac decides the result type
  * and the JVM computes the value; the generator only picks operands and writes JSON.
  *
@@ -24,7 +24,7 @@
  *                        Double.doubleToRawLongBits as hex), so a reader can prove it decodes each
  *                        number back to exactly the Java value
  *
- * Output conventions (shared/FORMAT.md):
+ * Output conventions (docs/FORMAT.md):
  *   - operands are properties a and b, the expected result is property r, all typed
  *     {"type": T, "value": V};
  *   - float and double values are written as their EXACT decimal expansion (BigDecimal of the
@@ -33,7 +33,7 @@
  *     -0.0 is written "-0.0"; NaN and the infinities are the strings "NaN", "Infinity", "-Infinity";
  *   - "match" means the selector is TRUE; FALSE and UNKNOWN are "nomatch";
  *   - a NaN result r never equals itself, so "a OP b = r" is nomatch and "a OP b <> a OP b" is match;
- *   - integer division by zero is NULL in a selector (SEMANTICS.md section 4; Java throws
+ *   - integer division by zero is NULL in a selector (docs/SEMANTICS.md#numeric-promotion; Java throws
  *     ArithmeticException): "a / b = a / b" and "NOT (a / b = a / b)" are both nomatch;
  *   - identical selector+message pairs are written once; ids are promo-NNNN / cmp-NNNN.
  */

@@ -69,23 +69,32 @@ def check(
     portability: bool = typer.Option(False, "--portability", help="Also warn (W020-W030, with a witness message) where a broker dialect reads the selector differently from the standard."),
     against: Optional[list[str]] = typer.Option(None, "--against", metavar="DIALECT", help="Dialects --portability compares with (repeatable; default: every broker dialect but ibm)."),  # noqa: UP045, B008
     mistyped: bool = typer.Option(False, "--mistyped", help="With --portability: also try witnesses whose properties have a kind the selector does not expect (an int where LIKE wants a String)."),
+    solver_timeout: float = typer.Option(1.0, "--solver-timeout", min=0, metavar="SECONDS", help="Seconds the solver may spend proving W040 (selects nothing) or W041 (selects everything) for one selector; 0 turns them off."),
+    fix: bool = typer.Option(False, "--fix", help="Print each selector fixed (proven fixes only; what each assumes, and the fixes not applied, on stderr)."),
+    diff: bool = typer.Option(False, "--diff", help="Print the fixes as a unified diff (of each file, or of each argument) instead of the fixed selectors."),
+    like: Optional[list[str]] = typer.Option(None, "--like", metavar="DUMP", help="W016 exactly: an unquoted word is warned when no message of DUMP carries a property of that name (repeatable)."),  # noqa: UP045, B008
+    properties: Optional[list[str]] = typer.Option(None, "--properties", metavar="NAMES", help="W016 exactly: the property names the messages carry, comma-separated (repeatable)."),  # noqa: UP045, B008
 ) -> None:
     """Check selectors for errors and warnings.
 
-    Selectors come as arguments, from files (-f, one a line) or stdin ('-'). Exit 0 all valid, 1 any invalid (or a warning with --strict), 2 usage or input error (an empty input too).
+    Selectors come as arguments, from files (-f, one a line) or stdin ('-'). Exit 0 all valid, 1 any invalid (or a warning with --strict), 2 usage or input error (an empty input too). The rules: docs/SEMANTICS.md.
 
     Example: jmsctl check -f samples/selectors.txt --format concise
     """
     sources: list[Source] = []
+    texts: dict[str, str] = {}  # each file's whole text, for --diff
     args = selectors or []
     try:
         for i, text in enumerate(args, 1):
             if text == "-":
-                sources.extend(_from_lines("<stdin>", _read("-")))
+                texts["<stdin>"] = _read("-")
+                sources.extend(_from_lines("<stdin>", texts["<stdin>"]))
             else:
                 sources.append(Source("<arg>" if len(args) == 1 else f"<arg{i}>", text))
         for path in file or []:
-            sources.extend(_from_lines("<stdin>" if path == "-" else path, _read(path)))
+            name = "<stdin>" if path == "-" else path
+            texts[name] = _read(path)
+            sources.extend(_from_lines(name, texts[name]))
     except _IOFailure as exc:
         fail(str(exc))
     if not args and not file:
@@ -99,8 +108,18 @@ def check(
     if (against or mistyped) and not portability:
         fail("check: --against and --mistyped go with --portability")
     lint = _portability_lint(against, mistyped) if portability else None
+    if like or properties:
+        lint = carried_lint(like or [], properties or [], dialect.value, lint)
+    from jmsctl.analysis.vacuity import with_vacuity
+
+    lint = with_vacuity(lint, dialect.value, solver_timeout)
     with closed_pipe_exits_quietly():
-        status = _report(sources, output_format, strict, dialect.value, lint)
+        if fix or diff:
+            from jmsctl.cli.commands.check_fix import report_fixes
+
+            status = report_fixes(sources, texts, output_format is Format.json, diff, dialect.value, lint, portability, write_json)
+        else:
+            status = _report(sources, output_format, strict, dialect.value, lint)
     raise typer.Exit(status)
 
 
@@ -112,6 +131,22 @@ def _portability_lint(against: list[str] | None, mistyped: bool) -> Lint:
     from jmsctl.analysis import portability
 
     return lambda text, own: portability.combined(own, portability.diagnostics(text, against or None, mistyped=mistyped))
+
+
+def carried_lint(like: list[str], properties: list[str], dialect: str, then: Lint | None) -> Lint:
+    """W016 decided by the property names the dumps' messages carry (jmsctl/analysis/carried.py)."""
+    from jmsctl.analysis import carried
+
+    try:
+        names = carried.names_in_dumps(like) | carried.names_in_lists(properties)
+    except carried.CarriedError as exc:
+        fail(f"--like: {exc}")
+
+    def lint(text: str, own: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
+        found = carried.refine(sel.analyze(text, dialect), own, names)
+        return found if then is None else then(text, found)
+
+    return lint
 
 
 def _report(sources: list[Source], fmt: Format, strict: bool, dialect: str = "jakarta", lint: Lint | None = None) -> int:

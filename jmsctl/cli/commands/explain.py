@@ -72,7 +72,7 @@ def explain(
 ) -> None:
     """Explain a selector, and why a message is selected or not.
 
-    The canonical form, the names it reads, its warnings and its tree; with --message, every node's value on that message. Exit 0 explained, 1 invalid selector, 2 usage or input error.
+    The canonical form, the names it reads, its warnings and its tree; with --message, every node's value on that message. Exit 0 explained, 1 invalid selector, 2 usage or input error. The rules: docs/SEMANTICS.md.
 
     Example: jmsctl explain "JMSType = 'car' AND weight > 2500" --message samples/orders-small.ndjson:2
     """

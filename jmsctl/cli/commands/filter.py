@@ -96,7 +96,7 @@ def filter_command(
 ) -> None:
     """Write the messages a selector selects, as grep does lines.
 
-    NDJSON lines are written byte for byte. Exit 0 some selected, 1 none, 2 any error (a rejected record, an unreadable file).
+    NDJSON lines are written byte for byte. Exit 0 some selected, 1 none, 2 any error (a rejected record, an unreadable file). The rules: docs/SEMANTICS.md; the formats: docs/FORMAT.md.
 
     Example: jmsctl filter "JMSType = 'car' AND weight > 2500" samples/orders.ndjson --stats
     """

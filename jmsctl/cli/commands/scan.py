@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 import typer
 
-from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware, write_json
+from jmsctl.cli.commands.check import carried_lint, closed_pipe_exits_quietly, pipe_aware, write_json
 from jmsctl.cli.errors import fail, say
 from jmsctl.cli.options import DIALECT_HELP, Dialect
 from jmsctl.cli.render import Source, concise, console, diagnostic_json, github, print_full
@@ -39,6 +39,11 @@ def scan(
     portability: bool = typer.Option(False, "--portability", help="Also warn, as check does, where a broker dialect reads a selector differently from the standard (selectors known whole)."),
     against: Optional[list[str]] = typer.Option(None, "--against", metavar="DIALECT", help="Dialects --portability compares with (repeatable; default: every broker dialect but ibm)."),  # noqa: UP045, B008
     mistyped: bool = typer.Option(False, "--mistyped", help="With --portability: also try witnesses whose properties have a kind the selector does not expect."),
+    like: Optional[list[str]] = typer.Option(None, "--like", metavar="DUMP", help="W016 exactly: an unquoted word is warned when no message of DUMP carries a property of that name (repeatable)."),  # noqa: UP045, B008
+    properties: Optional[list[str]] = typer.Option(None, "--properties", metavar="NAMES", help="W016 exactly: the property names the messages carry, comma-separated (repeatable)."),  # noqa: UP045, B008
+    solver_timeout: float = typer.Option(1.0, "--solver-timeout", min=0, metavar="SECONDS", help="Seconds the solver may spend proving W040 (selects nothing) or W041 (selects everything) for one selector; 0 turns them off."),
+    fix: bool = typer.Option(False, "--fix", help="Rewrite the files in place with the proven fixes, where a selector is one constant literal (what each assumes on stderr); then report what remains."),
+    diff: bool = typer.Option(False, "--diff", help="Print the fixes as a unified diff (git apply takes it) instead of writing them; exit 1 when there is one."),
 ) -> None:
     """Find selectors in source and config files and check each at its line and column. Exit 0 clean, 1 findings, 2 usage or I/O error.
 
@@ -49,6 +54,11 @@ def scan(
     if (against or mistyped) and not portability:
         fail("scan: --against and --mistyped go with --portability")
     lint = _portability_lint(against, mistyped) if portability else None
+    if like or properties:
+        lint = carried_lint(like or [], properties or [], dialect.value, lint)
+    from jmsctl.analysis.vacuity import with_vacuity
+
+    lint = with_vacuity(lint, dialect.value, solver_timeout)
     filters = Filters(tuple(include or ()), tuple(exclude or ()))
     results: list[FileResult] = []
     failures: list[str] = []
@@ -62,6 +72,18 @@ def scan(
                     results.append(result)
         except WalkError as exc:
             failures.append(str(exc))
+    if fix and diff:
+        fail("scan: --fix writes the files, --diff prints the patch instead: give one")
+    if fix or diff:
+        from jmsctl.cli.commands.scan_fix import apply_fixes
+
+        with closed_pipe_exits_quietly():
+            status, written = apply_fixes(results, dialect.value, lint, write=fix, failures=failures)
+        if diff or failures:
+            for message in failures:
+                say(message)
+            raise typer.Exit(2 if failures else status)
+        results = [r if r.path not in written else _scan_file(r.path, failures, dialect.value, lint) or r for r in results]
     for message in failures:
         say(message)
     with closed_pipe_exits_quietly():

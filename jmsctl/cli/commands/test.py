@@ -22,7 +22,7 @@ def test(
 ) -> None:
     """Run selector test cases (JSONL files).
 
-    Ends with 'N passed, M failed'. Exit 0 all passed, 1 any failure, 2 a malformed case or an unreadable file.
+    Ends with 'N passed, M failed'. Exit 0 all passed, 1 any failure, 2 a malformed case or an unreadable file. The rules: docs/SEMANTICS.md.
 
     Example: jmsctl test samples/orders-tests.jsonl
     """

@@ -96,7 +96,7 @@ def validate_command(
 ) -> None:
     """Check message dumps: names, values, headers, a schema.
 
-    With --schema, every property is read through the getter your consumer uses. Exit 0 clean (warnings allowed), 1 any error, 2 unreadable input or schema.
+    With --schema, every property is read through the getter your consumer uses. Exit 0 clean (warnings allowed), 1 any error, 2 unreadable input or schema. Names and getters: docs/SEMANTICS.md#messages.
 
     Example: jmsctl validate samples/orders.ndjson --schema samples/schema.json
     """

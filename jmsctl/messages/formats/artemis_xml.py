@@ -7,7 +7,7 @@ Sources (apache/activemq-artemis, ``artemis-cli/.../commands/tools/xml/``): ``Xm
 one base64 CDATA per 1000-byte chunk of a large body, plain text bodies for ``consumer --data``),
 ``XmlDataExporterUtil.java`` (property type names, base64 alphabet), ``XMLMessageImporter.java``
 (how ``artemis data imp`` reads it back: each CDATA decoded on its own). The mapping to JMS headers
-is ``docs/DUMP-FORMATS.md`` section 1 (kept in ../shared for now).
+is ``docs/artemis-xml.md``.
 
 XML is hostile input: a DOCTYPE (hence any entity, external or internal) is refused before anything
 in it is read; expat never fetches anything.

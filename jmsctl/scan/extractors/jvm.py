@@ -43,6 +43,34 @@ CALLS: dict[str, dict[int, int]] = {
     "receiveSelectedAndConvert": {1: 0, 2: 1},
     "browseSelected": {2: 0, 3: 1},
 }
+# The parameters of each overload (the javadoc's names), for saying which argument a selector is (W018).
+SIGNATURES: dict[tuple[str, int], str] = {
+    ("createConsumer", 2): "createConsumer(Destination destination, String messageSelector)",
+    ("createConsumer", 3): "createConsumer(Destination destination, String messageSelector, boolean noLocal)",
+    ("createSubscriber", 3): "createSubscriber(Topic topic, String messageSelector, boolean noLocal)",
+    ("createConnectionConsumer", 4): "createConnectionConsumer(Destination destination, String messageSelector, ServerSessionPool sessionPool, int maxMessages)",
+    ("createDurableConnectionConsumer", 5): "createDurableConnectionConsumer(Topic topic, String subscriptionName, String messageSelector, ServerSessionPool sessionPool, int maxMessages)",
+    ("createSharedConnectionConsumer", 5): "createSharedConnectionConsumer(Topic topic, String subscriptionName, String messageSelector, ServerSessionPool sessionPool, int maxMessages)",
+    ("createSharedDurableConnectionConsumer", 5): "createSharedDurableConnectionConsumer(Topic topic, String subscriptionName, String messageSelector, ServerSessionPool sessionPool, int maxMessages)",
+    ("createReceiver", 2): "createReceiver(Queue queue, String messageSelector)",
+    ("createBrowser", 2): "createBrowser(Queue queue, String messageSelector)",
+    ("createQueueBrowser", 2): "createQueueBrowser(Queue queue, String messageSelector)",
+    ("createDurableSubscriber", 4): "createDurableSubscriber(Topic topic, String name, String messageSelector, boolean noLocal)",
+    ("createDurableConsumer", 4): "createDurableConsumer(Topic topic, String name, String messageSelector, boolean noLocal)",
+    ("createSharedConsumer", 3): "createSharedConsumer(Topic topic, String sharedSubscriptionName, String messageSelector)",
+    ("createSharedDurableConsumer", 3): "createSharedDurableConsumer(Topic topic, String name, String messageSelector)",
+    ("setMessageSelector", 1): "setMessageSelector(String messageSelector)",
+    ("setSelector", 1): "setSelector(String selector)",
+    ("messageSelector", 1): "messageSelector(String messageSelector)",
+    ("receiveSelected", 1): "receiveSelected(String messageSelector)",
+    ("receiveSelected", 2): "receiveSelected(Destination destination, String messageSelector)",
+    ("receiveSelectedAndConvert", 1): "receiveSelectedAndConvert(String messageSelector)",
+    ("receiveSelectedAndConvert", 2): "receiveSelectedAndConvert(Destination destination, String messageSelector)",
+    ("browseSelected", 2): "browseSelected(String messageSelector, BrowserCallback<T> action)",
+    ("browseSelected", 3): "browseSelected(Destination queue, String messageSelector, BrowserCallback<T> action)",
+}
+_RESOLVED = {"@JmsListener", "@ActivationConfigProperty"}  # Spring (and EE containers) resolve ${...} in these
+
 # Names other APIs use too (Kafka has createConsumer): read only in a file that mentions a JMS API.
 # setMessageSelector, receiveSelected(AndConvert) and browseSelected are JMS's (Spring's) alone.
 _JMS_ONLY = {"setMessageSelector", "receiveSelected", "receiveSelectedAndConvert", "browseSelected"}
@@ -246,7 +274,8 @@ def extract(path: str, text: str) -> list[Found]:
             args = f.args(i + 1)
             index = CALLS[t.text].get(len(args))
             if index is not None:
-                _add(f, found, *args[index], t.text)
+                role = f"argument {index + 1} of {SIGNATURES.get((t.text, len(args)), t.text)}"
+                _add(f, found, *args[index], t.text, role)
         elif t.text in ("JmsListener", "ActivationConfigProperty"):
             _annotation(f, found, i + 1, t.text)
     for i, t in enumerate(toks):
@@ -279,7 +308,7 @@ def _uri_selectors(f: _File, i: int) -> list[Found]:
                 parts.append(Hole(nxt.start, nxt.end, nxt.literal))
             elif runs_on and k + 1 < len(pieces):
                 parts.append(pieces[k + 1])  # a template expression inside the literal
-            out.append(Found(join(parts), m.starts[0] if m.text else t.start, t.end, "endpoint URI"))
+            out.append(Found(join(parts), m.starts[0] if m.text else t.start, t.end, "endpoint URI", literal=len(parts) == 1))
     return out
 
 
@@ -302,7 +331,19 @@ def _declaration(f: _File, i: int) -> bool:
     return False
 
 
-def _add(f: _File, found: list[Found], a: int, b: int, kind: str) -> None:
+def _one_literal(f: _File, pieces: tuple[Piece, ...]) -> bool:
+    """Whether the pieces are one string token's text, all of it (not a concatenation, not a part)."""
+    if len(pieces) != 1 or not isinstance(pieces[0], Mapped) or not pieces[0].text:
+        return False
+    m = pieces[0]
+    tok = next((t for t in f.toks if t.kind == "string" and t.start <= m.starts[0] < t.end), None)
+    if tok is None or m.ends[-1] > tok.end:
+        return False
+    whole = decode(tok, f.language)
+    return len(whole) == 1 and isinstance(whole[0], Mapped) and whole[0].text == m.text
+
+
+def _add(f: _File, found: list[Found], a: int, b: int, kind: str, role: str = "") -> None:
     toks = f.toks
     if b - a == 1 and (toks[a].text == "null" or f.resolve(toks[a].text, a) == (NULL, NULL)):
         return
@@ -312,7 +353,8 @@ def _add(f: _File, found: list[Found], a: int, b: int, kind: str) -> None:
         written = f.text[toks[a].start : toks[b - 1].end]
         if not _HINTED.search(written):
             return  # a bare variable or call not named like a selector: unknown, and maybe not one (a listener)
-    found.append(Found(pieces_t, toks[a].start, toks[b - 1].end, kind, printf, message_format))
+    found.append(Found(pieces_t, toks[a].start, toks[b - 1].end, kind, printf, message_format,
+                       literal=not printf and not message_format and _one_literal(f, pieces_t), resolves=kind in _RESOLVED, role=role))
 
 
 def _annotation(f: _File, found: list[Found], open_at: int, name: str) -> None:
@@ -321,11 +363,11 @@ def _annotation(f: _File, found: list[Found], open_at: int, name: str) -> None:
         if b - a >= 3 and f.toks[a].kind == "ident" and f.toks[a + 1].text == "=":
             elements[f.toks[a].text] = (a + 2, b)
     if name == "JmsListener" and "selector" in elements:
-        _add(f, found, *elements["selector"], "@JmsListener")
+        _add(f, found, *elements["selector"], "@JmsListener", "the selector element of @JmsListener")
     elif name == "ActivationConfigProperty" and "propertyName" in elements and "propertyValue" in elements:
         key, _, _ = f.pieces(*elements["propertyName"])
         if len(key) == 1 and isinstance(key[0], Mapped) and key[0].text.strip().lower() == "messageselector":
-            _add(f, found, *elements["propertyValue"], "@ActivationConfigProperty")
+            _add(f, found, *elements["propertyValue"], "@ActivationConfigProperty", "the messageSelector activation property")
 
 
 EXTRACTOR = Extractor(

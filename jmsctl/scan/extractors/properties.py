@@ -92,9 +92,9 @@ def extract(path: str, text: str) -> list[Found]:
         at = value.starts[0] if value.text else parts[0][1]
         if selector_key(key):
             trimmed = value.slice(0, len(value.text.rstrip()))
-            found.append(Found((trimmed,), at, at, f"property {key}"))
+            found.append(Found((trimmed,), at, at, f"property {key}", literal=True))
         elif uri.OPTION.search(value.text):
-            found.extend(Found((s,), s.starts[0] if s.text else at, at, "endpoint URI") for s in uri.selectors(value))
+            found.extend(Found((s,), s.starts[0] if s.text else at, at, "endpoint URI", literal=True) for s in uri.selectors(value))
     return found
 
 

@@ -127,7 +127,7 @@ def extract(path: str, text: str) -> list[Found]:
             j += 1
         if j == start or (j == start + 1 and toks[start].string == "None"):
             continue
-        found.append(Found(join(pieces), offset(toks[start].start), offset(toks[j - 1].end), kind))
+        found.append(Found(join(pieces), offset(toks[start].start), offset(toks[j - 1].end), kind, resolves=False))  # Python fills no ${...}
     return found
 
 

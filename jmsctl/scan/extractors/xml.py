@@ -111,9 +111,9 @@ class _Reader:
             if mapped is None:
                 continue
             if wanted:
-                self.found.append(Found((mapped,), mapped.starts[0] if mapped.text else at, at, f"<{local} {attr_local}>"))
+                self.found.append(Found((mapped,), mapped.starts[0] if mapped.text else at, at, f"<{local} {attr_local}>", literal=True))
             else:
-                self.found.extend(Found((s,), s.starts[0] if s.text else at, at, "endpoint URI") for s in uri.selectors(mapped))
+                self.found.extend(Found((s,), s.starts[0] if s.text else at, at, "endpoint URI", literal=True) for s in uri.selectors(mapped))
 
     def _attribute(self, at: int, tag_end: int, attr: str) -> Mapped | None:
         m = re.compile(r"\s" + re.escape(attr) + r"\s*=\s*(\"([^\"]*)\"|'([^']*)')").search(self.text, at, tag_end)
@@ -148,7 +148,7 @@ class _Reader:
     def _add(self, content: Mapped, element: dict[str, Any], kind: str) -> None:
         lead = len(content.text) - len(content.text.lstrip())
         trimmed = content.slice(lead, len(content.text.rstrip()))
-        self.found.append(Found((trimmed,), trimmed.starts[0] if trimmed.text else element["at"], element["at"], kind))
+        self.found.append(Found((trimmed,), trimmed.starts[0] if trimmed.text else element["at"], element["at"], kind, literal=True))
 
 
 def extract(path: str, text: str) -> list[Found]:

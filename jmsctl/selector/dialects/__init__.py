@@ -43,7 +43,7 @@ class Dialect:
     rewrite_delivery_mode_literals: bool = False  # 'PERSISTENT' -> 'DURABLE' in the text, quotes included
     # --- evaluation -------------------------------------------------------------------------
     evaluation: str = "jakarta"  # "jakarta" (values.py) or "java" (the brokers' filter package objects)
-    ibm_whole_false: bool = False  # SEMANTICS.md section 5: a type error makes the whole selector FALSE
+    ibm_whole_false: bool = False  # docs/SEMANTICS.md#ibm-dialect: a type error makes the whole selector FALSE
     integer_division_truncates: bool = True  # False: '/' always divides as double
     double_vs_float: str = "widen"  # "widen" or "float-cast-throws" (Double compared with Float)
     header_defaults: MappingProxyType[str, Any] = field(default_factory=lambda: MappingProxyType({}))

@@ -43,7 +43,7 @@ SHARED_EVIDENCE = {
                   "floating literals are Double; the same in "
                   f"{ART_F}",
     "negative_zero_reads_zero": "observed, not found in the sources: in the reference runs behind "
-                                "../shared/conformance/brokers (case *-spec-277, 'z = 0' with z = -0.0 is delivered by both "
+                                "tests/conformance/brokers (case *-spec-277, 'z = 0' with z = -0.0 is delivered by both "
                                 "engines) a -0.0 property compares as 0.0, although Double.compareTo(-0.0, 0.0) is -1",
     "integer_division_truncates": f"{AMQ_F}ArithmeticExpression.java divide(): left.doubleValue() / right.doubleValue()",
 }

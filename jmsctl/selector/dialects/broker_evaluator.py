@@ -21,7 +21,7 @@ from typing import Any
 from jmsctl.javatext import java_to_string
 from jmsctl.selector import nodes as n
 from jmsctl.selector.dialects import Dialect
-from jmsctl.selector.headers import BROKER_HEADERS
+from jmsctl.selector.dialects.broker_headers import BROKER_HEADERS
 from jmsctl.values import (
     BOOLEAN,
     BYTE,

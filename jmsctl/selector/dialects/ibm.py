@@ -7,7 +7,7 @@ DIALECT = Dialect(
     title="IBM MQ",
     ibm_whole_false=True,
     evidence=frozen({
-        "ibm_whole_false": "SEMANTICS.md section 5 (IBM MQ 'Message selector syntax': comparisons of unlike types, "
+        "ibm_whole_false": "docs/SEMANTICS.md#ibm-dialect (IBM MQ 'Message selector syntax': comparisons of unlike types, "
                            "arithmetic on NULL, a non-boolean identifier as a condition make the selector FALSE)",
     }),
 )

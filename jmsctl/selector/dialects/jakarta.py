@@ -1,4 +1,4 @@
-"""The standard: the Jakarta Messaging javadoc's selector rules (SEMANTICS.md), every switch off."""
+"""The standard: the Jakarta Messaging javadoc's selector rules (docs/SEMANTICS.md), every switch off."""
 
 from jmsctl.selector.dialects import Dialect
 

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Solver benchmark: time per question over the real selectors of the conformance corpora.
+
+    python bench/solver_bench.py                      # W040/W041 per selector, check's cost, 200-selector pairwise overlap
+    python bench/solver_bench.py --pairs 100          # a smaller overlap matrix (4,950 pairs)
+    python bench/solver_bench.py --compare 300        # also z3 against cvc5 on the same formulas (SMT-LIB text)
+    python bench/solver_bench.py --json               # machine-readable results
+
+The selectors: every distinct selector of tests/conformance (the Jakarta corpus and the two
+brokers' measurements) that the standard accepts. Per selector: ``solver.never`` (W040) and
+``solver.always`` (W041), each with ``--timeout`` seconds, and what ``check`` pays for both
+(``vacuity.diagnostics``: probe messages first, the solver only for what they leave open). Then
+``solver.overlap`` for every pair of the first ``--pairs`` selectors (a fixed shuffle). For each:
+the answers (proof, witness, unknown), median, 99th percentile and maximum wall time per question.
+
+``--compare N``: the first N selectors' W040 question as the solver sends it (each subproblem of
+the split by numeric group), written as SMT-LIB by z3 and solved by z3 and by cvc5 (``pip install
+cvc5``) from that same text, each with the timeout: the figures behind the choice of z3.
+The load average is printed before and after: this machine is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from jmsctl import selector as sel  # noqa: E402
+from jmsctl.analysis import smt, solver, vacuity  # noqa: E402
+
+
+def corpus() -> list[str]:
+    """Distinct selectors of the conformance corpora that the standard accepts, in file order."""
+    seen: dict[str, None] = {}
+    for path in sorted((ROOT / "tests" / "conformance").rglob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                text = json.loads(line).get("selector")
+                if isinstance(text, str) and text.strip():
+                    seen[text] = None
+    return [t for t in seen if sel.analyze(t).valid]
+
+
+def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    t0 = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t0, out
+
+
+def summary(name: str, times: list[float], outcomes: Counter[str]) -> dict[str, Any]:
+    ordered = sorted(times)
+    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))] if ordered else 0.0
+    return {"question": name, "count": len(times), "median_ms": 1000 * statistics.median(ordered) if ordered else 0.0,
+            "p99_ms": 1000 * p99, "max_ms": 1000 * (ordered[-1] if ordered else 0.0), "total_s": sum(times),
+            "answers": dict(outcomes)}
+
+
+def kind(answer: solver.Answer) -> str:
+    return "proof" if isinstance(answer, solver.Proof) else "witness" if isinstance(answer, solver.Witness) else "unknown"
+
+
+def run_questions(texts: list[str], timeout: float) -> list[dict[str, Any]]:
+    out = []
+    for name, ask in (("never (W040)", solver.never), ("always (W041)", solver.always)):
+        times, outcomes = [], Counter[str]()
+        for t in texts:
+            dt, answer = timed(lambda t=t, ask=ask: ask(t, "jakarta", timeout))
+            times.append(dt)
+            outcomes[kind(answer)] += 1
+        out.append(summary(name, times, outcomes))
+    times, outcomes = [], Counter()
+    for t in texts:
+        dt, found = timed(lambda t=t: vacuity.diagnostics(t, "jakarta", timeout))
+        times.append(dt)
+        for d in found:
+            outcomes[d.code] += 1
+        outcomes["selectors"] += 1
+    out.append(summary("check's W040+W041 (probes, then the solver)", times, outcomes))
+    return out
+
+
+def run_pairs(texts: list[str], count: int, timeout: float) -> dict[str, Any]:
+    chosen = texts[:]
+    random.Random(21).shuffle(chosen)
+    chosen = chosen[:count]
+    times, outcomes = [], Counter[str]()
+    for i, a in enumerate(chosen):
+        for b in chosen[i + 1 :]:
+            dt, answer = timed(lambda a=a, b=b: solver.overlap(a, b, "jakarta", timeout))
+            times.append(dt)
+            outcomes[kind(answer)] += 1
+    return summary(f"overlap, every pair of {len(chosen)} selectors", times, outcomes)
+
+
+def smtlib_parts(text: str) -> list[str]:
+    """The W040 question's subproblems as the solver sends them, as SMT-LIB text."""
+    import z3
+
+    ast = sel.analyze(text).ast
+    message = smt.Message()
+    t, _ = smt.Encoder(message).selector(ast)
+    formula = z3.And(*message.constraints, t)
+    out = []
+    for part in solver.subproblems(formula, message, smt.hot_names([ast])):
+        s = z3.Solver()
+        s.add(part)
+        out.append(s.to_smt2())
+    return out
+
+
+def z3_check(text: str, timeout: float) -> str:
+    import z3
+
+    s = z3.Solver()
+    s.set("timeout", int(timeout * 1000))
+    s.from_string(text.replace("(check-sat)", ""))
+    return str(s.check())
+
+
+def cvc5_check(text: str, timeout: float) -> str:
+    import cvc5
+
+    tm = cvc5.TermManager()
+    s = cvc5.Solver(tm)
+    s.setOption("tlimit-per", str(int(timeout * 1000)))
+    s.setOption("strings-exp", "true")
+    s.setLogic("ALL")
+    parser = cvc5.InputParser(s)
+    parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text.replace("(check-sat)", ""), "q")
+    symbols = parser.getSymbolManager()
+    while True:
+        cmd = parser.nextCommand()
+        if cmd.isNull():
+            break
+        cmd.invoke(s, symbols)
+    return str(s.checkSat()).lower()
+
+
+def run_compare(texts: list[str], count: int, timeout: float) -> list[dict[str, Any]]:
+    """z3 and cvc5 on the same SMT-LIB text of each subproblem, in turns; a question's time is the
+    sum of its parts until one is sat (as the solver stops there)."""
+    results: dict[str, tuple[list[float], Counter[str]]] = {"z3": ([], Counter()), "cvc5": ([], Counter())}
+    disagree = 0
+    for text in texts[:count]:
+        parts = smtlib_parts(text)
+        answers: dict[str, str] = {}
+        for name, check in (("z3", z3_check), ("cvc5", cvc5_check)):
+            total, answer = 0.0, "unsat"
+            for part in parts:
+                dt, r = timed(lambda part=part, check=check: check(part, timeout))
+                total += dt
+                if r == "sat":
+                    answer = "sat"
+                    break
+                if r != "unsat":
+                    answer = "unknown"
+            results[name][0].append(total)
+            results[name][1][answer] += 1
+            answers[name] = answer
+        if "unknown" not in answers.values() and answers["z3"] != answers["cvc5"]:
+            disagree += 1
+    out = [summary(f"W040 formulas, {name}", times, outcomes) for name, (times, outcomes) in results.items()]
+    out.append({"question": "z3 and cvc5 disagree (both answered)", "count": disagree})
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--timeout", type=float, default=5.0, help="seconds per question (default 5)")
+    ap.add_argument("--pairs", type=int, default=200, help="selectors in the pairwise overlap (default 200; 0 skips)")
+    ap.add_argument("--compare", type=int, default=0, help="also z3 against cvc5 on the first N selectors' W040 formulas")
+    ap.add_argument("--limit", type=int, default=0, help="only the first N selectors (default all)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    texts = corpus()
+    if args.limit:
+        texts = texts[: args.limit]
+    load_before = os.getloadavg()
+    rows = run_questions(texts, args.timeout)
+    if args.pairs:
+        rows.append(run_pairs(texts, args.pairs, args.timeout))
+    if args.compare:
+        rows += run_compare(texts, args.compare, args.timeout)
+    doc = {"selectors": len(texts), "timeout_s": args.timeout, "load_before": load_before, "load_after": os.getloadavg(), "rows": rows}
+    if args.json:
+        print(json.dumps(doc, indent=2))
+        return
+    print(f"{len(texts)} selectors, timeout {args.timeout:g} s per question; load average {load_before[0]:.2f} before, "
+          f"{doc['load_after'][0]:.2f} after")
+    print(f"{'question':52} {'count':>7} {'median':>9} {'p99':>9} {'max':>9} {'total':>8}  answers")
+    for r in rows:
+        if "median_ms" not in r:
+            print(f"{r['question']:52} {r['count']:>7}")
+            continue
+        print(f"{r['question']:52} {r['count']:>7} {r['median_ms']:>7.1f}ms {r['p99_ms']:>7.1f}ms {r['max_ms']:>7.0f}ms "
+              f"{r['total_s']:>7.1f}s  {r['answers']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,323 @@
+"""Selectors as sets of messages: proofs of "never", "always", "same", "disjoint" and "covered",
+and a witness message for every other answer.
+
+    from jmsctl.analysis import solver
+    solver.equivalent("a = 1 OR a <> 1", "a IS NOT NULL")   # Witness: a String a (FALSE vs TRUE)
+    solver.equivalent("NOT (a > 1)", "a <= 1")               # Proof
+    solver.overlap("a / 2 = 1", "a = 3")                     # Witness: {"a": 3}
+
+Every answer is a ``Proof`` (the solver showed that no message of the domain is a counterexample),
+a ``Witness`` (a message in docs/FORMAT.md's JSON form and each selector's verdict on it, computed
+by jmsctl's engine for the dialect after a round trip through the dump format) or an ``Unknown``
+(the solver gave up within the timeout, or the dialect's semantics are not encoded). A witness
+whose engine verdicts differ from the solver's model raises ``WitnessRejected``: that is a bug in
+the encoding, never an answer.
+
+The ``jakarta`` and ``ibm`` readings are encoded exactly (smt.py). The broker dialects
+(``activemq``, ``artemis``) are not: for them a witness is looked for by the portability lint's
+bounded search and evaluated by the broker evaluator; without one the answer is ``Unknown``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+import z3
+
+from jmsctl import selector as sel
+from jmsctl.analysis import smt
+from jmsctl.analysis.vacuity import ENCODED
+from jmsctl.exceptions import InvalidSelectorException
+from jmsctl.messages.decode import AmbiguousNumber, decode_message
+from jmsctl.messages.encode import message_json
+from jmsctl.messages.jsontext import parse_json_exact
+from jmsctl.messages.model import Message
+from jmsctl.selector import dialects
+from jmsctl.selector import nodes as n
+from jmsctl.values import TypedValue, tri_name
+
+DEFAULT_TIMEOUT = 5.0  # seconds per question
+
+
+@dataclass(frozen=True)
+class Proof:
+    """No message of the domain is a counterexample: ``claim`` holds (``equivalent``, ``disjoint``,
+    ``covered``, ``never``, ``always``)."""
+
+    claim: str
+
+    @property
+    def result(self) -> str:
+        return self.claim
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A message (FORMAT.md JSON) on which the claim fails, and each selector's verdict on it
+    (``TRUE``/``FALSE``/``UNKNOWN``), in the order the selectors were given."""
+
+    result: str  # different, overlap, gap, selects, misses
+    message: dict[str, Any]
+    verdicts: tuple[str, ...]
+    selectors: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """No answer: the solver's reason (a timeout, an unsupported construct, a dialect not encoded)."""
+
+    reason: str
+
+    @property
+    def result(self) -> str:
+        return "unknown"
+
+
+Answer = Proof | Witness | Unknown
+
+
+class WitnessRejected(AssertionError):
+    """The engine's verdicts on a solver witness are not the model's: the encoding has a bug."""
+
+
+# ----- the questions ---------------------------------------------------------------------------
+
+
+def never(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY) -> Answer:
+    """Proof("never"): no message makes the selector TRUE (W040); else a Witness("selects") it selects."""
+    return _ask([text], dialect, timeout, domain, lambda ts: ts[0][0], lambda v: v[0] == "TRUE", "never", "selects")
+
+
+def always(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY) -> Answer:
+    """Proof("always"): every message is selected, as with no selector (W041); else a Witness("misses")."""
+    return _ask([text], dialect, timeout, domain, lambda ts: z3.Not(ts[0][0]), lambda v: v[0] != "TRUE", "always", "misses")
+
+
+def equivalent(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, *,
+               three_valued: bool = False, domain: smt.Domain = smt.ANY) -> Answer:
+    """Proof("equivalent"): both select the same messages; else Witness("different") selected by one only.
+
+    ``three_valued``: equivalent only when the verdicts are the same on every message, UNKNOWN
+    and FALSE told apart (what a rewrite under NOT or inside a larger selector needs)."""
+    if three_valued:
+        def differ(ts: list[smt.Tri]) -> z3.BoolRef:
+            (ta, fa), (tb, fb) = ts
+            return z3.Or(ta != tb, fa != fb)
+        return _ask([a, b], dialect, timeout, domain, differ, lambda v: v[0] != v[1], "equivalent", "different")
+    return _ask([a, b], dialect, timeout, domain, lambda ts: ts[0][0] != ts[1][0],
+                lambda v: (v[0] == "TRUE") != (v[1] == "TRUE"), "equivalent", "different")
+
+
+def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY) -> Answer:
+    """Proof("disjoint"): no message is selected by both; else Witness("overlap") selected by both."""
+    return _ask([a, b], dialect, timeout, domain, lambda ts: z3.And(ts[0][0], ts[1][0]),
+                lambda v: v[0] == "TRUE" and v[1] == "TRUE", "disjoint", "overlap")
+
+
+def coverage(texts: Sequence[str], given: str | None = None, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT,
+             domain: smt.Domain = smt.ANY) -> Answer:
+    """Proof("covered"): every message of the domain (TRUE under ``given``, when given) is selected by
+    at least one selector; else Witness("gap") selected by none (``given`` last among its verdicts)."""
+    texts = list(texts)
+    all_texts = [*texts, given] if given is not None else texts
+    count = len(texts)
+
+    def gap(ts: list[smt.Tri]) -> z3.BoolRef:
+        parts = [z3.Not(t) for t, _ in ts[:count]]
+        if given is not None:
+            parts.append(ts[count][0])
+        return z3.And(*parts)
+
+    def confirmed(v: Sequence[str]) -> bool:
+        return all(x != "TRUE" for x in v[:count]) and (given is None or v[count] == "TRUE")
+
+    return _ask(all_texts, dialect, timeout, domain, gap, confirmed, "covered", "gap")
+
+
+# ----- machinery -------------------------------------------------------------------------------
+
+
+def _analyzed(text: str, dialect: str) -> n.Node | None:
+    analysis = sel.analyze(text, dialect)
+    if not analysis.valid:
+        raise InvalidSelectorException(text, analysis.errors)
+    return analysis.ast
+
+
+def _ask(texts: Sequence[str], dialect: str | Sequence[str], timeout: float, domain: smt.Domain,
+         counterexample: Callable[[list[smt.Tri]], z3.BoolRef], confirmed: Callable[[Sequence[str]], bool],
+         claim: str, found: str) -> Answer:
+    """Look for a message of the domain satisfying ``counterexample``: none is the Proof of ``claim``.
+    ``dialect`` is one for every selector, or one per selector (two readings of one text)."""
+    each = [dialect] * len(texts) if isinstance(dialect, str) else list(dialect)
+    asts = [_analyzed(t, d) for t, d in zip(texts, each, strict=True)]
+    if any(d not in ENCODED for d in each):
+        return _search(texts, asts, each, confirmed, found, domain)
+    ctx_message = smt.Message(domain)
+    try:
+        tris = [smt.Encoder(ctx_message, ibm=dialects.get(d).ibm_whole_false).selector(ast) for ast, d in zip(asts, each, strict=True)]
+    except smt.Unsupported as exc:
+        return Unknown(str(exc))
+    formula = z3.And(*ctx_message.constraints, counterexample(tris))
+    outcome = _solve(formula, ctx_message, smt.hot_names(asts), timeout)
+    if isinstance(outcome, str):
+        return Proof(claim) if outcome == "unsat" else Unknown(outcome)
+    model = outcome
+    values = ctx_message.read(model)
+    expected = tuple(_verdict(model, t) for t in tris)
+    message, doc = _message(values)
+    verdicts = tuple(_engine_verdict(t, d, message) for t, d in zip(texts, each, strict=True))
+    if verdicts != expected or not confirmed(verdicts):
+        raise WitnessRejected(f"the engine's verdicts {verdicts} on {orjson.dumps(doc).decode()} are not the solver's {expected} "
+                              f"for {list(texts)!r} ({each})")
+    return Witness(found, doc, verdicts, tuple(texts))
+
+
+def readings_differ(text: str, a: str, b: str, timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY) -> Answer:
+    """Proof("equivalent"): dialects ``a`` and ``b`` select the same messages with ``text``; else a
+    Witness("different") with the two verdicts (what ``check --portability`` asks of each dialect)."""
+    return _ask([text, text], [a, b], timeout, domain, lambda ts: ts[0][0] != ts[1][0],
+                lambda v: (v[0] == "TRUE") != (v[1] == "TRUE"), "equivalent", "different")
+
+
+MAX_SPLIT = 64  # subproblems at most; more hot names than that are solved as one formula
+
+
+def subproblems(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str]) -> Iterator[z3.BoolRef]:
+    """The formula split by the numeric group of each hot name (smt.hot_names), cheapest combination
+    first: each part holds one kind of arithmetic per name, and the formula is unsat when every
+    part is. At most MAX_SPLIT parts: the costliest names are split, the others left to the solver."""
+    slots = [message.slots[h] for h in hot if h in message.slots]
+    combos: list[tuple[int, ...]] = [()]
+    for i, s in enumerate(slots):
+        more = [(*c, g) for c in combos for g in s.groups()]
+        if len(more) > MAX_SPLIT:
+            slots = slots[:i]
+            break
+        combos = more
+    combos.sort(key=lambda c: (max(c, default=0), sum(c)))
+    for combo in combos:
+        fixed = [(s.group, z3.IntVal(g)) for s, g in zip(slots, combo, strict=True)]
+        part = z3.simplify(z3.substitute(formula, *fixed)) if fixed else formula
+        yield z3.And(part, *(s.group == g for s, g in zip(slots, combo, strict=True)))
+
+
+def _solve(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str], timeout: float) -> z3.ModelRef | str:
+    """A model of ``formula``, or "unsat", or the reason the solver gave up (within ``timeout`` in all)."""
+    deadline = time.monotonic() + timeout
+    reasons: list[str] = []
+    for part in subproblems(formula, message, hot):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            reasons.append("timeout")
+            break
+        solver = z3.Solver()
+        solver.set("timeout", max(1, int(left * 1000)))
+        solver.add(part)
+        outcome = solver.check()
+        if outcome == z3.sat:
+            model = solver.model()
+            solver.add(*_plain(message))  # a witness a person reads easily, if one exists: ints as int
+            solver.set("timeout", max(1, min(500, int((deadline - time.monotonic()) * 1000))))
+            return solver.model() if solver.check() == z3.sat else model
+        if outcome != z3.unsat:
+            reasons.append(solver.reason_unknown())
+    if not reasons:
+        return "unsat"
+    return f"the solver gave up ({', '.join(dict.fromkeys(reasons))}; timeout {timeout:g} s)"
+
+
+def _plain(message: smt.Message) -> list[z3.BoolRef]:
+    """Preferences for a witness: a byte/short/int-group value is an int, where int is allowed."""
+    from jmsctl.values import INT
+
+    g, sub = smt.GROUPS[INT]
+    return [z3.Implies(s.group == g, s.sub == sub) for s in message.slots.values() if INT in s.types]
+
+
+def _verdict(model: z3.ModelRef, tri: smt.Tri) -> str:
+    if z3.is_true(model.eval(tri[0], model_completion=True)):
+        return "TRUE"
+    return "FALSE" if z3.is_true(model.eval(tri[1], model_completion=True)) else "UNKNOWN"
+
+
+def _message(values: dict[str, TypedValue | None]) -> tuple[Message, dict[str, Any]]:
+    """The model's values as a message, through the dump format and back (what every command reads)."""
+    headers: dict[str, Any] = {}
+    props: dict[str, TypedValue] = {}
+    for name, v in values.items():
+        if v is None:
+            continue
+        if name in smt.HEADER_TYPES:
+            headers[name] = v[1]
+        else:
+            props[name] = v
+    doc = message_json(Message(headers, props))
+    doc.pop("type", None)  # a plain message: the format's default
+    return read_witness(doc), doc
+
+
+def read_witness(doc: dict[str, Any]) -> Message:
+    """A witness's JSON as every command reads it: written, then read back as the loader does
+    (an integral double beyond the long range read again exactly, as the loader does)."""
+    raw = orjson.dumps(doc)
+    try:
+        return decode_message(orjson.loads(raw))
+    except AmbiguousNumber:
+        return decode_message(parse_json_exact(raw))
+
+
+def _engine_verdict(text: str, dialect: str, message: Message) -> str:
+    try:
+        return tri_name(sel.evaluate(text, message, dialect))
+    except Exception:  # a broker evaluator models the broker's exception: not delivered
+        return "FALSE"
+
+
+def _search(texts: Sequence[str], asts: list[n.Node | None], each: Sequence[str], confirmed: Callable[[Sequence[str]], bool],
+            found: str, domain: smt.Domain) -> Answer:
+    """A dialect whose reading is not encoded: the portability lint's bounded search for a witness."""
+    from jmsctl.analysis import witness as w
+
+    ing = w.ingredients(asts)
+    readings = w.Readings(sum(len(n.walk(a)) for a in asts if a is not None) or 1)
+    for candidate in w.messages(" ".join(texts), ing, 1500):
+        message = candidate.message()
+        if not _in_domain(message, domain):
+            continue
+        verdicts = tuple("TRUE" if readings.verdict(t, d, candidate) == "match" else "FALSE" for t, d in zip(texts, each, strict=True))
+        if confirmed(verdicts):
+            doc = message_json(message)
+            doc.pop("type", None)
+            return Witness(found, doc, verdicts, tuple(texts))
+    names = ", ".join(sorted({d for d in each if d not in ENCODED}))
+    return Unknown(f"the {names} dialect's evaluation is not encoded for the solver, and the bounded search found no witness")
+
+
+def _in_domain(message: Message, domain: smt.Domain) -> bool:
+    view = message.selector_values()
+    for name in {*view, *domain.types}:
+        allowed = domain.allowed(name)
+        if allowed is not None:
+            v = view.get(name)
+            if (None if v is None else v[0]) not in allowed:
+                return False
+    return True
+
+
+def as_json(answer: Answer) -> dict[str, Any]:
+    """The ``--format json`` object of one answer: result, witness (or null), verdicts (or null)."""
+    if isinstance(answer, Witness):
+        return {"result": answer.result, "witness": answer.message, "verdicts": list(answer.verdicts)}
+    out: dict[str, Any] = {"result": answer.result, "witness": None, "verdicts": None}
+    if isinstance(answer, Unknown):
+        out["reason"] = answer.reason
+    return out
+
+
+__all__ = ["Answer", "Proof", "Unknown", "Witness", "WitnessRejected", "always", "as_json", "coverage",
+           "equivalent", "never", "overlap", "read_witness", "readings_differ"]

@@ -1,0 +1,95 @@
+"""``scan --fix`` and ``scan --diff``: the proven fixes written into the files (all or nothing, each
+file's mode kept, through jmsctl/outputs.py) or printed as one patch. The work is jmsctl/scan/fix.py."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+
+from jmsctl import selector as sel
+from jmsctl.analysis import fixes
+from jmsctl.diagnostics import Diagnostic, locate
+from jmsctl.outputs import Output, OutputError, open_output
+from jmsctl.patch import unified
+from jmsctl.scan import FileResult, encode_like, read_text
+from jmsctl.scan.fix import FileFix, fix_file
+from jmsctl.scan.verify import Checked
+
+Lint = Callable[[str, tuple[Diagnostic, ...]], tuple[Diagnostic, ...]]
+
+
+def _fixer(dialect: str, lint: Lint | None) -> Callable[[Checked], fixes.Fixed | None]:
+    def fixer(checked: Checked) -> fixes.Fixed | None:
+        text = checked.text
+        found = lint(text, sel.analyze(text, dialect).diagnostics) if lint is not None else None
+        return fixes.fix(text, dialect, portability=found, found=found)
+
+    return fixer
+
+
+def _where(ff: FileFix, checked: Checked) -> str:
+    at = locate(ff.old, checked.found.start)
+    return f"{ff.path}:{at.line}:{at.column}"
+
+
+def _notes(ff: FileFix, written: bool) -> list[str]:
+    out: list[str] = []
+    verb = "fixed" if written else "fix"
+    for checked, fixed in ff.applied:
+        out.extend(f"{_where(ff, checked)}: {verb} {fixes.describe(f, fixed.proof)}" for f in fixed.fixes)
+        out.extend(f"{_where(ff, checked)}: not applied {s.code} ({s.why}): {s.text}" for s in fixed.suggestions)
+    for checked, fixed in ff.shown:
+        out.extend(f"{_where(ff, checked)}: not applied {s.code} ({s.why}): {s.text}" for s in fixed.suggestions)
+    for checked, fixed, why in ff.refused:
+        out.append(f"{_where(ff, checked)}: not fixed ({why})" + (f": {fixed.text}" if fixed.changed else ""))
+    return out
+
+
+def _display(path: str) -> str:
+    """The path as git apply wants it: relative to the working directory when under it."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def apply_fixes(results: list[FileResult], dialect: str, lint: Lint | None, *, write: bool, failures: list[str]) -> tuple[int, set[str]]:
+    """The fixes of every file: written (``write``) or printed as a patch. Returns the exit status
+    (--diff: 1 when the patch is not empty) and the files written."""
+    fixer = _fixer(dialect, lint)
+    fixed = [fix_file(r, fixer) for r in results]
+    for ff in fixed:
+        for line in _notes(ff, write):
+            sys.stderr.write(line + "\n")
+    changed = [ff for ff in fixed if ff.changed]
+    if not write:
+        sys.stdout.write("".join(unified(ff.old, ff.new, _display(ff.path)) for ff in changed))
+        return (1 if changed else 0), set()
+    return 0, _write(changed, failures)
+
+
+def _write(changed: list[FileFix], failures: list[str]) -> set[str]:
+    """Every changed file replaced, or none: all are written to temporary files first, then renamed."""
+    outputs: list[Output] = []
+    try:
+        for ff in changed:
+            with open(ff.path, "rb") as f:
+                data = f.read()
+            if read_text(data) != ff.old:
+                raise OutputError(f"{ff.path}: changed while it was scanned; not fixed")
+            encoded = encode_like(data, ff.new)
+            if encoded is None:
+                raise OutputError(f"{ff.path}: a fixed character does not fit the file's encoding; not fixed")
+            out = open_output(ff.path)
+            outputs.append(out)
+            out.write(encoded)
+        for out in outputs:
+            out.commit()
+    except (OSError, OutputError) as exc:
+        for out in outputs:
+            out.discard()
+        failures.append(str(exc) if isinstance(exc, OutputError) else f"{getattr(exc, 'filename', '') or 'scan --fix'}: {exc.strerror or exc}")
+        return set()
+    return {ff.path for ff in changed}
+
+
+__all__ = ["apply_fixes"]

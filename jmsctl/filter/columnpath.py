@@ -1,0 +1,147 @@
+"""A chunk decoded by one ``map`` and judged by columns: the default mode without its per-line
+loop, for a selector with a column kernel (``jmsctl.filter.columns``). The proofs of
+``jmsctl.filter.partial`` (each record's ``headers`` / ``properties`` made once, each path key's
+occurrences, each typed value's two members) are counted for the whole chunk; a chunk that a
+count cannot prove (a repeated key somewhere, a typed String, ``\\u`` escapes or invalid UTF-8)
+goes back to the per-line loop (``pathdecode``)."""
+
+from __future__ import annotations
+
+from itertools import compress
+from operator import attrgetter
+from typing import Any
+
+from msgspec import UNSET
+
+from jmsctl.filter import schema as fs
+from jmsctl.filter.batch import Batch
+from jmsctl.filter.partial import has_escape, utf8
+from jmsctl.filter.setup import Setup
+from jmsctl.filter.view import TYPED
+from jmsctl.filter.whole import DECODE_ERRORS, judge
+from jmsctl.messages.loader import is_blank
+
+_HEADERS = attrgetter("headers")
+_PROPERTIES = attrgetter("properties")
+
+
+def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
+    """``pathdecode.process`` without its per-line loop, for a selector with a kernel
+    (``filter.columns``): every line decoded by one ``map``, the proofs of ``filter.partial``
+    counted for the whole chunk, the verdicts from the columns. None: a count does not prove
+    every line (a repeated key somewhere, a typed String, ``\\u`` escapes or invalid UTF-8):
+    the per-line loop decides the chunk. A line that fails its decode or that the kernel
+    ASKs for is judged alone (``whole.judge``), as the per-line loop judges it."""
+    part, kernel = s.partial, s.kernel
+    assert part is not None and kernel is not None
+    if has_escape(text) or not (text.isascii() or utf8(text)):
+        return None
+    decode, made = part.decode, part.made
+    unset = UNSET
+    made.clear()
+    recs: list[Any] = []
+    bad: list[int] = []
+    it = iter(lines)
+    while True:
+        try:
+            recs.extend(map(decode, it))
+            break
+        except DECODE_ERRORS:
+            bad.append(len(recs))
+            recs.append(None)
+    fs.TYPED_MADE.clear()
+    # The records' headers and properties Structs (UNSET: absent, or a line that failed its decode).
+    if bad:
+        heads = [unset if r is None else r.headers for r in recs]
+        props = [unset if r is None else r.properties for r in recs]
+    else:
+        heads = list(map(_HEADERS, recs)) if part.headers else []
+        props = list(map(_PROPERTIES, recs)) if part.properties else []
+    if len(made) != len(heads) - heads.count(unset) + len(props) - props.count(unset):
+        return None  # "headers" or "properties" twice on some line
+    columns: list[list[Any]] = []
+    tstring, typed = fs.TString, TYPED
+    in_bad = [lines[i] for i in bad]
+    for name, key, scans in zip(kernel.names, part.keys, s.key_scans, strict=True):
+        structs = heads if name in part.headers else props
+        if unset in structs:
+            col = [unset if x is unset else getattr(x, name) for x in structs]
+        else:
+            col = list(map(attrgetter(name), structs))
+        columns.append(col)
+        # The key occurs at least once on a line whose decode found it (no escapes here): as many
+        # occurrences in the chunk as values found mean once on each line.
+        found = len(col) - col.count(unset)
+        kinds = list(map(type, col))
+        if tstring in kinds:
+            return None  # a typed String may hold "}" or ":": the per-line loop proves its members
+        typed_found = sum(map(kinds.count, typed))
+        if not typed_found:
+            # a superset first ("weight without its closing quote: a faster search), then the key
+            for counted in (key[:-1], key):
+                if text.count(counted) - sum(raw.count(counted) for raw in in_bad) == found:
+                    break
+            else:
+                return None  # some line holds this key twice
+            continue
+        # A typed value: one scan finds each occurrence of the key and, when the object after it
+        # holds exactly two colons before its "}", that object (its two members).
+        for scan in scans:
+            hits = scan(text)
+            occurrences, two = len(hits), len(hits) - hits.count(b"")
+            for raw in in_bad:
+                hits = scan(raw)
+                occurrences, two = occurrences - len(hits), two - (len(hits) - hits.count(b""))
+            if occurrences == found:
+                break
+        else:
+            return None  # some line holds this key twice
+        if two != typed_found:
+            return None  # a typed value with more than two members
+    size = len(lines)
+    t, f, a = kernel.masks(columns)
+    b = Batch()
+    b.lines = size
+    if a or bad:
+        for i in bad:
+            a |= 1 << (8 * i)
+        keep = ~a
+        t, f = t & keep, f & keep
+    chosen = bytearray(t.to_bytes(size, "little"))
+    true, false = chosen.count(1), f.to_bytes(size, "little").count(1)
+    unknown = size - true - false
+    if a:
+        # The lines the columns could not decide (or failed their decode): judged alone.
+        asked = a.to_bytes(size, "little")
+        errors = b.errors
+        index = asked.find(1)
+        while index != -1:
+            unknown -= 1
+            raw = lines[index]
+            if not is_blank(raw):  # a blank line is no record
+                result, error = judge(s, raw)
+                if error is not None:
+                    errors.append((index, raw, error.field, error.reason))
+                elif result is True:
+                    chosen[index] = 1
+                    true += 1
+                elif result is False:
+                    false += 1
+                else:
+                    unknown += 1
+            index = asked.find(1, index + 1)
+    b.true, b.false, b.unknown = true, false, unknown
+    b.rejected = len(b.errors)
+    b.read = true + false + unknown + b.rejected
+    b.selected = true
+    if true:
+        if s.keep_lines:
+            b.kept = list(compress(enumerate(lines), chosen))
+        elif not s.discard:
+            out = list(compress(lines, chosen))
+            out.append(b"")
+            b.out = b"\n".join(out)
+    return b
+
+
+__all__ = ["process"]
