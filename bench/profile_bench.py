@@ -1,7 +1,7 @@
 """Profile benchmark: messages per CPU second and peak memory of ``jmsctl profile`` next to the NDJSON
 loader alone, on the same dump.
 
-    python bench/profile_bench.py                     # 1,000,000 messages (about 330 MB of NDJSON)
+    python bench/profile_bench.py                     # 1,000,000 messages (about 800 MB of NDJSON)
     python bench/profile_bench.py --messages 100000   # quicker
     python bench/profile_bench.py --messages 20000 --json
 

@@ -16,6 +16,7 @@ import orjson
 from jmsctl.analysis.profile import value_key
 from jmsctl.analysis.shape import Shape
 from jmsctl.messages.loader import read_records
+from tests.ptyrun import run_in_pty, terminal_env
 from tests.test_hostile_records import _feed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,6 +59,22 @@ def test_json_document_adds_up_and_matches_the_messages() -> None:
     assert Shape.from_json(doc).types("weight") == {m.properties["weight"][0] for m in messages if "weight" in m.properties}
 
 
+def test_documents_follow_the_published_schema(tmp_path: Path) -> None:
+    """docs/profile.schema.json (the README's document) holds for a sample, rejected records and
+    estimates included, and refuses a document whose estimate is not labelled."""
+    import jsonschema
+
+    schema = json.loads((ROOT / "docs" / "profile.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    for args in ([str(SAMPLE)], [str(ROOT / "samples" / "bad-records.ndjson")], [str(ROOT / "samples" / "orders-dmpmqmsg.qload")]):
+        doc = orjson.loads(jmsctl("profile", *args, "--format", "json").stdout)
+        validator.validate(doc)
+    entry = next(e for e in doc["properties"] if e["distinct"]["exact"]) if doc["properties"] else None
+    if entry is not None:
+        entry["distinct"]["exact"] = False  # an estimate without its error
+        assert not validator.is_valid(doc)
+
+
 def test_table_is_plain_when_piped() -> None:
     r = jmsctl("profile", str(SAMPLE), "--top", "2")
     assert r.returncode == 0, r.stderr
@@ -69,6 +86,13 @@ def test_table_is_plain_when_piped() -> None:
     assert "'blue' 740, 'black' 655" in line  # strings as selector literals, counts exact
     assert "~" in next(x for x in text.splitlines() if x.split()[:1] == ["orderId"])  # an estimate, labelled
     assert "~ an estimate (HyperLogLog" in text
+
+
+def test_table_has_colour_on_a_terminal_only() -> None:
+    out = run_in_pty(["profile", str(SAMPLE), "--top", "2"], terminal_env(COLUMNS="120", PYTHONPATH=str(ROOT)))
+    assert "\x1b[" in out and "Properties (28)" in out
+    plain = run_in_pty(["profile", str(SAMPLE), "--top", "2"], terminal_env(COLUMNS="120", PYTHONPATH=str(ROOT), NO_COLOR="1"))
+    assert "\x1b[" not in plain and "Properties (28)" in plain
 
 
 def test_rejected_records_are_located_and_counted(tmp_path: Path) -> None:

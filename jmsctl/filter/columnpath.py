@@ -7,18 +7,22 @@ goes back to the per-line loop (``pathdecode``)."""
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import attrgetter
 from typing import Any
 
 from msgspec import UNSET
 
 from jmsctl.filter import schema as fs
-from jmsctl.filter.batch import NOT_TRUE, Batch
-from jmsctl.filter.columns import ASK
+from jmsctl.filter.batch import Batch
 from jmsctl.filter.partial import has_escape, utf8
 from jmsctl.filter.setup import Setup
 from jmsctl.filter.view import TYPED
 from jmsctl.filter.whole import DECODE_ERRORS, judge
 from jmsctl.messages.loader import is_blank
+
+_HEADERS = attrgetter("headers")
+_PROPERTIES = attrgetter("properties")
 
 
 def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
@@ -30,7 +34,7 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
     ASKs for is judged alone (``whole.judge``), as the per-line loop judges it."""
     part, kernel = s.partial, s.kernel
     assert part is not None and kernel is not None
-    if has_escape(text) is not None or not (text.isascii() or utf8(text)):
+    if has_escape(text) or not (text.isascii() or utf8(text)):
         return None
     decode, made = part.decode, part.made
     unset = UNSET
@@ -46,81 +50,97 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
             bad.append(len(recs))
             recs.append(None)
     fs.TYPED_MADE.clear()
-    props = [unset if r is None else r.properties for r in recs]
-    with_props = len(props) - props.count(unset)
-    if len(made) != with_props:
-        return None  # "properties" twice on some line
-    found = 0
+    # The records' headers and properties Structs (UNSET: absent, or a line that failed its decode).
+    if bad:
+        heads = [unset if r is None else r.headers for r in recs]
+        props = [unset if r is None else r.properties for r in recs]
+    else:
+        heads = list(map(_HEADERS, recs)) if part.headers else []
+        props = list(map(_PROPERTIES, recs)) if part.properties else []
+    if len(made) != len(heads) - heads.count(unset) + len(props) - props.count(unset):
+        return None  # "headers" or "properties" twice on some line
     columns: list[list[Any]] = []
-    for name in kernel.names:
-        col = [unset if p is unset else getattr(p, name) for p in props]
-        found += len(col) - col.count(unset)
-        columns.append(col)
     tstring, typed = fs.TString, TYPED
-    typed_found = 0
-    for col in columns:
+    in_bad = [lines[i] for i in bad]
+    for name, key, scans in zip(kernel.names, part.keys, s.key_scans, strict=True):
+        structs = heads if name in part.headers else props
+        if unset in structs:
+            col = [unset if x is unset else getattr(x, name) for x in structs]
+        else:
+            col = list(map(attrgetter(name), structs))
+        columns.append(col)
+        # The key occurs at least once on a line whose decode found it (no escapes here): as many
+        # occurrences in the chunk as values found mean once on each line.
+        found = len(col) - col.count(unset)
         kinds = list(map(type, col))
         if tstring in kinds:
-            return None
-        typed_found += sum(map(kinds.count, typed))
-    in_bad = [lines[i] for i in bad]
-    keys = part.keys
-    if not typed_found:
-        # No typed value on the path: the keys counted (a superset first, "weight without its
-        # closing quote: a faster search; then the key exactly).
-        for counted in ([key[:-1] for key in keys], keys):
-            if sum(map(text.count, counted)) - sum(raw.count(key) for raw in in_bad for key in counted) == found:
-                break
-        else:
-            return None  # some line holds an identifier's key twice
-    else:
-        for exact in (False, True):
-            occurrences = two = 0
-            for scans in s.key_scans:
-                scan = scans[exact]
-                for where in (text, *in_bad):
-                    hits = scan(where)
-                    sign = 1 if where is text else -1
-                    occurrences += sign * len(hits)
-                    two += sign * (len(hits) - hits.count(b""))
+            return None  # a typed String may hold "}" or ":": the per-line loop proves its members
+        typed_found = sum(map(kinds.count, typed))
+        if not typed_found:
+            # a superset first ("weight without its closing quote: a faster search), then the key
+            for counted in (key[:-1], key):
+                if text.count(counted) - sum(raw.count(counted) for raw in in_bad) == found:
+                    break
+            else:
+                return None  # some line holds this key twice
+            continue
+        # A typed value: one scan finds each occurrence of the key and, when the object after it
+        # holds exactly two colons before its "}", that object (its two members).
+        for scan in scans:
+            hits = scan(text)
+            occurrences, two = len(hits), len(hits) - hits.count(b"")
+            for raw in in_bad:
+                hits = scan(raw)
+                occurrences, two = occurrences - len(hits), two - (len(hits) - hits.count(b""))
             if occurrences == found:
                 break
         else:
-            return None  # some line holds an identifier's key twice
+            return None  # some line holds this key twice
         if two != typed_found:
             return None  # a typed value with more than two members
-    verdicts = kernel.verdicts(columns)
-    for i in bad:
-        verdicts[i] = ASK
+    size = len(lines)
+    t, f, a = kernel.masks(columns)
     b = Batch()
-    b.lines = len(lines)
-    if ASK in verdicts:
+    b.lines = size
+    if a or bad:
+        for i in bad:
+            a |= 1 << (8 * i)
+        keep = ~a
+        t, f = t & keep, f & keep
+    chosen = bytearray(t.to_bytes(size, "little"))
+    true, false = chosen.count(1), f.to_bytes(size, "little").count(1)
+    unknown = size - true - false
+    if a:
+        # The lines the columns could not decide (or failed their decode): judged alone.
+        asked = a.to_bytes(size, "little")
         errors = b.errors
-        index = -1
-        for v in verdicts:
-            index += 1
-            if v is ASK:
-                raw = lines[index]
-                if is_blank(raw):
-                    verdicts[index] = NOT_TRUE  # no record
-                    continue
+        index = asked.find(1)
+        while index != -1:
+            unknown -= 1
+            raw = lines[index]
+            if not is_blank(raw):  # a blank line is no record
                 result, error = judge(s, raw)
                 if error is not None:
                     errors.append((index, raw, error.field, error.reason))
-                    verdicts[index] = NOT_TRUE
-                    continue
-                verdicts[index] = result
-    b.true, b.false, b.unknown = verdicts.count(True), verdicts.count(False), verdicts.count(None)
+                elif result is True:
+                    chosen[index] = 1
+                    true += 1
+                elif result is False:
+                    false += 1
+                else:
+                    unknown += 1
+            index = asked.find(1, index + 1)
+    b.true, b.false, b.unknown = true, false, unknown
     b.rejected = len(b.errors)
-    b.read = b.true + b.false + b.unknown + b.rejected
-    b.selected = b.true
-    if b.true and not (s.discard and not s.keep_lines):
+    b.read = true + false + unknown + b.rejected
+    b.selected = true
+    if true:
         if s.keep_lines:
-            b.kept = [(i, lines[i]) for i, v in enumerate(verdicts) if v is True]
+            b.kept = list(compress(enumerate(lines), chosen))
         elif not s.discard:
-            chosen = [raw for raw, v in zip(lines, verdicts, strict=True) if v is True]
-            chosen.append(b"")
-            b.out = b"\n".join(chosen)
+            out = list(compress(lines, chosen))
+            out.append(b"")
+            b.out = b"\n".join(out)
     return b
 
 

@@ -130,14 +130,7 @@ def skipping(s: Setup, chunk: bytes) -> Batch:
     total.lines = chunk.count(b"\n") + (0 if chunk.endswith(b"\n") or not chunk else 1)
     records = count_records(chunk, total.lines)
     if spans:
-        lines: list[bytes] = []
-        indexes: list[int] = []
-        index = last = 0
-        for start, end in spans:
-            index += chunk.count(b"\n", last, start)
-            last = start
-            indexes.append(index)
-            lines.append(chunk[start:end])
+        lines = [chunk[start:end] for start, end in spans]
         if b"\r" in chunk:
             lines = [line.rstrip(b"\r") for line in lines]
         if s.partial is not None:
@@ -146,8 +139,15 @@ def skipping(s: Setup, chunk: bytes) -> Batch:
             sub = whole.process(s, lines, None, any(b"\\u003" in line for line in lines))
         add_counts(total, sub)
         total.out = sub.out
-        total.kept = [(indexes[i], raw) for i, raw in sub.kept]
-        total.errors = [(indexes[i], raw, where, reason) for i, raw, where, reason in sub.errors]
+        if sub.kept or sub.errors:  # their line numbers in the chunk (counted only when wanted)
+            indexes: list[int] = []
+            index = last = 0
+            for start, _ in spans:
+                index += chunk.count(b"\n", last, start)
+                last = start
+                indexes.append(index)
+            total.kept = [(indexes[i], raw) for i, raw in sub.kept]
+            total.errors = [(indexes[i], raw, where, reason) for i, raw, where, reason in sub.errors]
     total.skipped += records - total.read
     total.read = records
     return total

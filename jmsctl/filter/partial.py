@@ -90,8 +90,13 @@ def partial_for(plan: FilterPlan, dialect: str = "jakarta") -> Partial | None:
     return Partial(msgspec.json.Decoder(record).decode, headers, props, tuple(keys), made)
 
 
-# A line with a \u escape may spell a key another way: the counts prove nothing about it.
-has_escape = re.compile(rb"\\u").search
+_ESCAPE = re.compile(rb"\\u").search
+
+
+def has_escape(text: bytes) -> bool:
+    """Whether ``text`` holds a ``\\u`` escape (a key may be spelled another way then: the
+    counts prove nothing about it). A backslash is looked for first (memchr: most chunks hold none)."""
+    return b"\\" in text and _ESCAPE(text) is not None
 
 
 def utf8(data: bytes) -> bool:

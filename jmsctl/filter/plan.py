@@ -289,12 +289,21 @@ def chunk_scanner(groups: tuple[Group, ...]) -> Callable[[bytes], list[tuple[int
     if not groups:
         return None
     first = groups[0]
-    patterns = tuple(re.compile(re.escape(x)).search for x in (*first.needles, first.marker))
-    rest = line_test(groups[1:])
+    needles = tuple(re.compile(re.escape(x)).search for x in first.needles)
+    marker = re.compile(re.escape(first.marker)).search  # b"\\u" or b"\\": only where a backslash is
+    rest = tuple((g.needles, g.marker) for g in groups[1:])
+
+    def others(chunk: bytes, start: int, end: int, backslash: bool) -> bool:
+        # line_test of the other groups on chunk[start:end], without copying the line
+        for group_needles, group_marker in rest:
+            if not any(chunk.find(x, start, end) != -1 for x in group_needles) and not (backslash and chunk.find(group_marker, start, end) != -1):
+                return False
+        return True
 
     def scan(chunk: bytes) -> list[tuple[int, int]]:
-        spans: set[tuple[int, int]] = set()
         size = len(chunk)
+        patterns = needles if b"\\" not in chunk else (*needles, marker)  # memchr: most chunks hold no backslash
+        found: list[tuple[int, int]] = []
         for search in patterns:
             m = search(chunk)
             while m is not None:
@@ -302,12 +311,18 @@ def chunk_scanner(groups: tuple[Group, ...]) -> Callable[[bytes], list[tuple[int
                 end = chunk.find(b"\n", pos)
                 if end == -1:
                     end = size
-                spans.add((chunk.rfind(b"\n", 0, pos) + 1, end))
+                found.append((chunk.rfind(b"\n", 0, pos) + 1, end))
                 m = search(chunk, end)
-        found = sorted(spans)
-        if rest is None:
+        if len(patterns) > 1:
+            found = sorted(set(found))  # one search finds each line once, in order; several may meet
+        if not rest:
             return found
-        return [(start, end) for start, end in found if rest(chunk[start:end])]
+        backslash = len(patterns) > len(needles)
+        if len(rest) == 1 and len(rest[0][0]) == 1 and not backslash:
+            find = chunk.find
+            needle = rest[0][0][0]
+            return [(start, end) for start, end in found if find(needle, start, end) != -1]
+        return [(start, end) for start, end in found if others(chunk, start, end, backslash)]
 
     return scan
 

@@ -72,7 +72,7 @@ class Setup:
         self.partial = partial_for(plan, selector.dialect) if partial and not exact and not validate_all and not invert else None
         self.view_possible = view_rule(plan.required, True, False) if self.partial is not None and plan.required else None
         self.view_sure = view_rule(plan.sufficient, None, True) if self.partial is not None and plan.sufficient else None
-        # One or two properties read: the chunk's verdicts from its columns of values (filter.columns).
+        # The chunk's verdicts from its columns of values (filter.columns), when the path is decoded.
         part = self.partial
         self.key_scans: tuple[tuple[Any, Any], ...] = ()
         self.kernel = kernel_for(selector, part.headers, part.properties) if part is not None else None

@@ -162,6 +162,9 @@ def _constant(h: NameProfile) -> bool:
     return h.absent == 0 and h.distinct_exact and h.distinct == 1 and bool(h.common)
 
 
+_RATIO = {"types": 1, "most common": 2}  # the lists share what the other columns leave
+
+
 def _table(title: str, names: tuple[NameProfile, ...], messages: int) -> RenderableType:
     from rich import box
     from rich.table import Table
@@ -169,16 +172,17 @@ def _table(title: str, names: tuple[NameProfile, ...], messages: int) -> Rendera
 
     table = Table(title=f"{title} ({len(names)})", title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
     for column, justify in (("name", "left"), ("present", "right"), ("absent", "right"), ("types", "left"), ("distinct", "right"), ("most common", "left")):
-        table.add_column(column, justify=justify, overflow="fold")  # type: ignore[arg-type]
+        name = column == "name"  # a narrow terminal folds the other columns, not the names
+        table.add_column(column, justify=justify, overflow="fold", no_wrap=name,  # type: ignore[arg-type]
+                         min_width=max((len(p.name) for p in names), default=4) if name else None, ratio=_RATIO.get(column))
     if not names:
         table.add_row(Text("(none)", style="dim"), "", "", "", "", "")
     for p in names:
-        absent = f"{p.absent:,}" + (f" ({p.null:,} null)" if p.null else "")
-        types = ", ".join(f"{t.java_name} {n:,}" for t, n in p.types)
+        types = ", ".join([f"{t.java_name} {n:,}" for t, n in p.types] + ([f"JSON null {p.null:,}"] if p.null else []))  # null: among the absent
         distinct = f"{p.distinct:,}" if p.distinct_exact else f"~{p.distinct:,}"
         mixed = len(p.types) > 1
         common = _common(p, mixed)
-        table.add_row(Text(p.name, style="blue"), f"{p.present:,}", absent, Text(types, style="green"), distinct, common)
+        table.add_row(Text(p.name, style="blue"), f"{p.present:,}", f"{p.absent:,}", Text(types, style="green"), distinct, common)
     return table
 
 
