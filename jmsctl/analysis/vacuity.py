@@ -10,7 +10,7 @@ a timeout says nothing (no warning), nor does a selector of more than MAX_NODES 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from jmsctl import selector as sel
 from jmsctl.analysis import witness as w
@@ -36,8 +36,9 @@ def diagnostics(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TI
     if not any(isinstance(x, n.Identifier) for x in n.walk(analysis.ast)):  # a constant: one evaluation decides
         verdict = compiled.evaluate({})
         return [_always(span)] if verdict is True else [_never(span)]
-    selects = misses = False
-    for candidate in w.messages(text, w.ingredients([analysis.ast]), PROBES):
+    misses = compiled.evaluate({}) is not True  # no headers, no properties: most selectors are UNKNOWN there
+    selects = False
+    for candidate in _probes(text, analysis.ast):
         if compiled.evaluate(candidate.message()) is True:
             selects = True
         else:
@@ -52,6 +53,14 @@ def diagnostics(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TI
     if not misses and isinstance(solver.always(text, dialect, timeout, probes=0), solver.Proof):
         out.append(_always(span))
     return out
+
+
+def _probes(text: str, ast: n.Node) -> Iterator[w.Candidate]:
+    """Every name present with the kind its uses expect (an AND of conditions wants them all), then
+    the lint's order (absent first, every kind); built only as far as they are read."""
+    typed = w.ingredients([ast], ast)
+    yield from w.messages(text, typed, PROBES // 2, present=frozenset(typed.names))
+    yield from w.messages(text, w.ingredients([ast]), PROBES // 2)
 
 
 def _never(span: Span) -> Diagnostic:
