@@ -31,7 +31,7 @@ def test_urls() -> None:
     assert brokers.parse_url("activemq:failover:(tcp://a:1,tcp://b:2)").host == "a"
     assert brokers.parse_url("stomps://[::1]:61614").host == "::1"
     for bad in ("orders", "stomp://", "activemq:orders"):
-        with pytest.raises(brokers.BrokerError, match="URL|HOST:PORT"):
+        with pytest.raises(brokers.BrokerError, match=r"URL|HOST:PORT"):
             brokers.parse_url(bad)
 
 
