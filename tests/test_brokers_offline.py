@@ -178,3 +178,10 @@ def test_the_prefix_is_the_activemq_dialects_and_keeps_positions() -> None:
     assert error.span.start == len(P) + 4  # the second '=' of the text as written
     assert not sel.analyze(P + "a = 1", "artemis").valid  # not modelled for Artemis: an error, not a silent other reading
     assert not sel.analyze(P + "a = 1", "jakarta").valid
+
+
+def test_compare_refuses_the_options_it_would_ignore() -> None:
+    done = subprocess.run([sys.executable, "-m", "jmsctl", "browse", "stomp://127.0.0.1:1", "q", "--selector", "a = 1", "--compare",
+                           "--where", "b = 2", "-o", "x.ndjson"], capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
+    assert done.returncode == 2
+    assert done.stderr == "jmsctl: error: --compare prints its report on stdout and browses every message: --where, -o does not apply to it\n"
