@@ -96,7 +96,7 @@ def _start_jvm(target: Target, classpath: list[str]) -> Any:
         if not jpype.isJVMStarted():
             try:
                 jpype.startJVM(classpath=classpath, convertStrings=False)
-            except (OSError, RuntimeError) as exc:  # no JVM found
+            except Exception as exc:  # JVMNotFoundException (a ValueError), JVMNotSupportedException, OSError ...
                 raise BrokerError(f"{target.url}: cannot start a Java VM: {exc}") from None
         # else: one JVM per process (JPype cannot restart one); the jars of a later connection are
         # added through a class loader of its own (_loader).
@@ -148,8 +148,11 @@ def _compiled(target: Target, api: str, classpath: list[str]) -> Path:
         raise BrokerError(f"{target.url}: the JMS transport compiles a small Java class on first use and javac is not on PATH "
                           "(install a JDK: apt-get install default-jdk-headless), or use stomp://HOST:PORT")
     work = cache.with_name(cache.name + f".{os.getpid()}.tmp")
-    work.mkdir(parents=True, exist_ok=True)
-    (work / "JmsctlBridge.java").write_text(source, encoding="utf-8")
+    try:
+        work.mkdir(parents=True, exist_ok=True)
+        (work / "JmsctlBridge.java").write_text(source, encoding="utf-8")
+    except OSError as exc:
+        raise BrokerError(f"{target.url}: cannot compile the JMS bridge in {work.parent}: {exc.strerror or exc} (set XDG_CACHE_HOME)") from None
     done = subprocess.run([javac, "-nowarn", "-cp", os.pathsep.join(classpath), "-d", str(work), str(work / "JmsctlBridge.java")],
                           capture_output=True, text=True, timeout=120, check=False)
     if done.returncode != 0:
