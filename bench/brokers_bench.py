@@ -10,7 +10,7 @@ and every body kind), repeated --copies times, sent to a fresh queue and browsed
 jmsctl Messages. Rows:
 
 - jms (JPype + JmsctlBridge): jmsctl's JMS transport: one Java call turns a message into an NDJSON
-  line, a Java thread drains the browse (jmsctl/brokers/jms.py);
+  line, a Java thread drains the browse; sending, one call sets all properties (jmsctl/brokers/jms.py);
 - jms (JPype, one call per field): the baseline: the same JPype connection, the browse read in Python
   with a Java call per header and property (what the bridge replaces);
 - jms (py4j, one call per field): the same through py4j (which pyspark brings), a socket round trip
@@ -88,7 +88,7 @@ def run(jms_url: str, stomp_url: str, messages: list[Message], py4j_messages: in
     with brokers.connect(jms_url, options) as conn:
         rows.append({"row": "jms: JVM start, bridge, connect", "seconds": round(time.perf_counter() - started, 3)})
         queue = f"bench-jms-{tag}"
-        rows.append(timed("jms send (JPype, one call per field)", len(messages), lambda: _send(conn, queue, messages)))
+        rows.append(timed("jms send (JPype + JmsctlBridge)", len(messages), lambda: _send(conn, queue, messages)))
         for _ in range(2):  # the first browse also warms the JIT: the better of two is reported
             rows.append(timed("jms browse (JPype + JmsctlBridge)", len(messages), lambda: sum(1 for _ in conn.browse(queue))))
         rows.remove(min((r for r in rows if r["row"] == "jms browse (JPype + JmsctlBridge)"), key=lambda r: r["rate"]))
