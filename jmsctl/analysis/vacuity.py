@@ -18,11 +18,14 @@ from jmsctl.diagnostics import Diagnostic, Span, warning
 ENCODED = ("jakarta", "ibm")  # the dialects whose reading the solver states exactly (analysis/smt.py)
 DEFAULT_TIMEOUT = 1.0  # seconds per question in check and scan
 PROBES = 48  # messages tried before the solver
+# Longer selectors are generated, not written: analysing one again, probing it and encoding it took
+# minutes for 100,000 terms (a proof that it selects something is not worth that in check or scan).
+MAX_TEXT = 16_384
 
 
 def diagnostics(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT) -> list[Diagnostic]:
     """W040 / W041 for a valid selector (nothing for an invalid or empty one, or a dialect not encoded)."""
-    if dialect not in ENCODED or timeout <= 0:
+    if dialect not in ENCODED or timeout <= 0 or len(text) > MAX_TEXT:
         return []
     analysis = sel.analyze(text, dialect)
     if not analysis.valid or analysis.ast is None:
