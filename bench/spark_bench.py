@@ -16,6 +16,16 @@ selects, and all must give the same count (the run stops otherwise). Printed:
    fresh process (times exclude JVM start-up).
 
 Each time is the best of --repeat runs (default 2) after one warm-up on a small slice.
+
+``--end-to-end`` measures what a user waits for instead, start-up included: ``jmsctl spark filter SEL
+--count --master local[2]`` on NDJSON and on its parquet (written once by ``jmsctl spark convert``,
+not timed), against ``jmsctl filter SEL --count --jobs 2``, each a fresh command, on the first
+``--sizes`` messages of one dump of bench/shapes_bench.py's shape; it prints the wall and CPU times
+and the dump size at which Spark breaks even (the straight lines through the smallest and the
+largest size cross):
+
+    python bench/spark_bench.py --end-to-end                                  # 10 k, 100 k, 1 M messages
+    python bench/spark_bench.py --end-to-end --sizes 10000 100000 --repeat 1  # quicker
 """
 
 from __future__ import annotations
@@ -188,7 +198,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--no-cores", action="store_true", help="skip section 3 (local[1] vs local[2], two more JVMs)")
     ap.add_argument("--child", metavar="MASTER", help=argparse.SUPPRESS)
+    ap.add_argument("--end-to-end", action="store_true", help="whole commands, start-up included: spark filter against filter --jobs 2")
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000], help="--end-to-end: dump sizes (messages)")
     args = ap.parse_args(argv)
+    if args.end_to_end:
+        return end_to_end(Path(args.workdir), sorted(args.sizes), args.selector, args.repeat)
     dump, parquet = prepare(Path(args.workdir), args.messages)
     if args.child:
         print(json.dumps(child(args.child, dump, parquet, args.selector, args.repeat)))
@@ -266,6 +280,118 @@ def main(argv: list[str] | None = None) -> int:
     for task, label in (("ndjson", "NDJSON, spark filter default"), ("parquet", "parquet, native Column")):
         one, two = results["local[1]"][task], results["local[2]"][task]
         print(f"  {label:<32} local[1] {one:6.2f} s   local[2] {two:6.2f} s   speed-up {one / two:.2f}x")
+    return 0
+
+
+def _tree_cpu(root: int) -> dict[int, float]:
+    """CPU seconds so far of ``root`` and of every process below it (the JVM is the Python
+    driver's child, and not one it waits for: rusage would miss it)."""
+    parents: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry)] = int(fields[1])
+            cpu[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
+    return {pid: t for pid, t in cpu.items() if _below(pid, root, parents)}
+
+
+def _below(pid: int, root: int, parents: dict[int, int]) -> bool:
+    while pid > 1:
+        if pid == root:
+            return True
+        pid = parents.get(pid, 1)
+    return False
+
+
+def timed_tree(cmd: list[str], stdout: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Wall seconds, and CPU seconds of the whole process tree (sampled every 0.1 s: the last
+    tenth of a second of a process may be missed)."""
+    seen: dict[int, float] = {}
+    with stdout.open("wb") as out:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, env=env)
+        while proc.poll() is None:
+            seen.update(_tree_cpu(proc.pid))
+            time.sleep(0.1)
+        wall = time.perf_counter() - t0
+        err = proc.stderr.read() if proc.stderr else b""
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {err.decode(errors='replace')[-500:]}")
+    return wall, sum(seen.values())
+
+
+def break_even(name: str, spark: dict[int, float], local: dict[int, float], small: int, large: int) -> str:
+    per_local = (local[large] - local[small]) / (large - small)
+    per_spark = (spark[large] - spark[small]) / (large - small)
+    start_local, start_spark = local[small] - per_local * small, spark[small] - per_spark * small
+    line = (f"{name}: start-up {start_spark:.1f} s (filter: {start_local:.1f} s), {per_spark * 1e6:.2f} us a message "
+            f"(filter: {per_local * 1e6:.2f} us)")
+    if per_spark < per_local:
+        return f"{line}; breaks even at about {(start_spark - start_local) / (per_local - per_spark):,.0f} messages"
+    return f"{line}; never breaks even: each message costs Spark more than filter --jobs 2"
+
+
+def end_to_end(workdir: Path, sizes: list[int], selector: str, repeat: int) -> int:
+    """Whole commands on growing slices of one shapes-bench dump: where Spark's start-up stops dominating."""
+    from shapes_bench import generate
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    whole = workdir / f"shapes-{sizes[-1]}.ndjson"
+    if not whole.exists():
+        print(f"generating {whole} ...", flush=True)
+        generate(whole, sizes[-1])
+    env = {**os.environ, "PYTHONPATH": str(HERE.parent), "PYTHONWARNINGS": "ignore"}
+    jmsctl = [sys.executable, "-m", "jmsctl"]
+    slices: dict[int, tuple[Path, Path]] = {}
+    for n in sizes:
+        dump = whole if n == sizes[-1] else workdir / f"shapes-{n}.ndjson"
+        if not dump.exists():
+            with whole.open("rb") as src, dump.open("wb") as out:
+                for _, line in zip(range(n), src, strict=False):
+                    out.write(line)
+        parquet = workdir / f"shapes-{n}.parquet"
+        if not parquet.exists():
+            t0 = time.perf_counter()
+            subprocess.run([*jmsctl, "spark", "convert", str(dump), "--output", f"{parquet}/", "--master", "local[2]"],
+                           check=True, env=env, capture_output=True)
+            print(f"  {parquet.name}: converted in {time.perf_counter() - t0:.1f} s (not timed below)", flush=True)
+        slices[n] = (dump, parquet)
+    commands = {
+        "filter --jobs 2": lambda d, p: [*jmsctl, "filter", selector, str(d), "--count", "--jobs", "2"],
+        "spark filter, NDJSON": lambda d, p: [*jmsctl, "spark", "filter", selector, str(d), "--count", "--master", "local[2]"],
+        "spark filter, parquet": lambda d, p: [*jmsctl, "spark", "filter", selector, f"{p}/", "--count", "--master", "local[2]"],
+    }
+    print(f"jmsctl spark filter vs jmsctl filter, whole commands (start-up included), selector {selector!r}; "
+          f"best of {repeat} runs, interleaved; load average {os.getloadavg()[0]:.1f}")
+    print(f"{'messages':>10}  " + "  ".join(f"{name:>26}" for name in commands) + "   counts")
+    out_file = workdir / "out.txt"
+    walls: dict[str, dict[int, float]] = {name: {} for name in commands}
+    cpus: dict[str, dict[int, float]] = {name: {} for name in commands}
+    for n in sizes:
+        dump, parquet = slices[n]
+        counts: set[int] = set()
+        for _ in range(repeat):
+            for name, cmd in commands.items():
+                wall, cpu = timed_tree(cmd(dump, parquet), out_file, env)
+                counts.add(int(out_file.read_text().split()[-1]))
+                if wall < walls[name].get(n, float("inf")):
+                    walls[name][n], cpus[name][n] = wall, cpu
+        cells = [f"{walls[name][n]:7.2f} s wall {cpus[name][n]:6.1f} s CPU" for name in commands]
+        print(f"{n:>10,}  " + "  ".join(f"{c:>26}" for c in cells) + f"   {sorted(counts)}", flush=True)
+        if len(counts) != 1:
+            print("COUNTS DIFFER")
+            return 1
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+    for what, table in (("wall", walls), ("CPU", cpus)):
+        print(f"break-even by {what} time (t = start-up + n x per message, through {sizes[0]:,} and {sizes[-1]:,} messages):")
+        for name in ("spark filter, NDJSON", "spark filter, parquet"):
+            print("  " + break_even(name, table[name], table["filter --jobs 2"], sizes[0], sizes[-1]))
     return 0
 
 

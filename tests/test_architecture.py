@@ -64,7 +64,7 @@ def test_ast_nodes_are_frozen() -> None:
 # Bottom up: the value model and the javadoc's names; the language and the message model, which never
 # import each other; analysis and filter above both; scan, live brokers and Spark; the CLI on top.
 # A package may import its own modules and those of the packages listed for it, nothing else.
-BASE = {"values", "diagnostics", "exceptions", "javatext", "spec", "cleanup", "outputs", "adapters", "_version", "patch"}
+BASE = {"values", "diagnostics", "exceptions", "javatext", "spec", "cleanup", "outputs", "adapters", "_version", "patch", "valueof"}
 LAYERS: dict[str, set[str]] = {
     "base": {"base"},
     "selector": {"base"},
@@ -81,7 +81,7 @@ LAYERS: dict[str, set[str]] = {
 }
 # Inside the base layer, the order matters too: spec and values are imported by the others.
 BASE_ORDER = {"values": 0, "diagnostics": 0, "cleanup": 0, "_version": 0, "patch": 0, "exceptions": 1, "javatext": 1, "adapters": 1,
-              "spec": 1, "outputs": 2}
+              "spec": 1, "outputs": 2, "valueof": 2}
 
 
 def _module_name(path: Path) -> str:

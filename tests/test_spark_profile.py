@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 from jmsctl.analysis.profile import Profiler, value_key
 from jmsctl.cli.app import app
 from jmsctl.messages.loader import read_records
-from jmsctl.spark.profile import run_profile
+from jmsctl.spark.profile import key_counts, most_common, run_profile
 
 SAMPLES = Path(__file__).parent.parent / "samples"
 runner = CliRunner()
@@ -120,6 +120,19 @@ def _key(message: Any, section: str, name: str) -> str | None:
 
     v = message.headers.get(name)
     return None if v is None else value_key((HEADER_TYPES[name], DELIVERY_MODES[v] if name == "JMSDeliveryMode" else v))
+
+
+def test_the_aggregations_run_no_python_and_limit_before_the_shuffle(spark: Any) -> None:
+    """After the decoding step (a MapInArrow reading the file), the plan is Spark's own; the most
+    common values are cut to the top rows of each name in every task before the exchange."""
+    from jmsctl.spark.ingest import layout_frame, plan_inputs
+    from jmsctl.spark.job import physical_plan
+
+    (source,), _ = plan_inputs([str(SAMPLES / "orders-small.ndjson")])
+    plan = physical_plan(most_common(key_counts(layout_frame(spark, source)), 3))
+    assert "WindowGroupLimit" in plan and ", Partial" in plan
+    python = [line for line in plan.splitlines() if any(node in line for node in ("PythonUDF", "BatchEvalPython", "ArrowEvalPython"))]
+    assert python == [] and plan.count("MapInArrow") == 1, plan
 
 
 def test_spark_profile_command_prints_what_profile_prints(spark: Any, tmp_path: Path) -> None:

@@ -48,7 +48,7 @@ _end_starting(_starting)
 # Each command's module, in the order of ``jmsctl --help``. A module is imported when its command runs
 # (or when help lists it): ``jmsctl filter`` does not load what explain, show or validate need (rich,
 # the printer, the explainer, the validator...), which was a fifth of its start-up time.
-SELECTORS, MESSAGES, SPARK = "Selectors", "Messages", "Spark"  # the groups of jmsctl --help, in this order
+SELECTORS, MESSAGES, BROKERS, SPARK = "Selectors", "Messages", "Brokers", "Spark"  # the groups of jmsctl --help, in this order
 
 # One line registers a command: its name, its module and function (or typer app), and its group.
 COMMANDS: dict[str, tuple[str, ...]] = {
@@ -66,6 +66,9 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "validate": ("jmsctl.cli.commands.validate", "validate_command", MESSAGES),
     "convert": ("jmsctl.cli.commands.convert", "convert", MESSAGES),
     "profile": ("jmsctl.cli.commands.profile", "profile_command", MESSAGES),
+    "browse": ("jmsctl.cli.commands.broker", "browse", BROKERS),
+    "send": ("jmsctl.cli.commands.broker", "send", BROKERS),
+    "watch": ("jmsctl.cli.commands.broker", "watch", BROKERS),
     "spark": ("jmsctl.cli.commands.spark", "spark_app", SPARK),
 }
 

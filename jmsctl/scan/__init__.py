@@ -56,6 +56,21 @@ def is_binary(data: bytes) -> bool:
     return b"\0" in data[:8192]
 
 
+def scan_file(path: str, analyze_text: Callable[[str], Analysis] = analyze, lint: Lint | None = None) -> FileResult | None:
+    """``scan_bytes`` of a file read here: its bytes are let go once decoded, so that a large file
+    is not held twice while its selectors are looked for. OSError when it cannot be read."""
+    extractor = for_path(path)
+    if extractor is None:
+        return None
+    with open(path, "rb") as f:
+        data = f.read()
+    if not extractor.triggered(data) or is_binary(data):
+        return None
+    text = read_text(data)
+    del data
+    return _extracted(path, text, extractor, analyze_text, lint)
+
+
 def scan_bytes(path: str, data: bytes, extractor: Extractor | None = None,
                analyze_text: Callable[[str], Analysis] = analyze, lint: Lint | None = None) -> FileResult | None:
     """The selectors of one file's content; None when it is binary, of no known kind, or holds
@@ -63,7 +78,10 @@ def scan_bytes(path: str, data: bytes, extractor: Extractor | None = None,
     extractor = extractor or for_path(path)
     if extractor is None or not extractor.triggered(data) or is_binary(data):
         return None
-    text = read_text(data)
+    return _extracted(path, read_text(data), extractor, analyze_text, lint)
+
+
+def _extracted(path: str, text: str, extractor: Extractor, analyze_text: Callable[[str], Analysis], lint: Lint | None) -> FileResult:
     try:
         found = sorted(extractor.extract(path, text), key=lambda f: (f.start, f.end))
     except NotScanned as exc:
@@ -71,4 +89,4 @@ def scan_bytes(path: str, data: bytes, extractor: Extractor | None = None,
     return FileResult(path, text, tuple(verify(f, analyze_text, lint, path) for f in found))
 
 
-__all__ = ["FileResult", "encode_like", "is_binary", "read_text", "scan_bytes"]
+__all__ = ["FileResult", "encode_like", "is_binary", "read_text", "scan_bytes", "scan_file"]

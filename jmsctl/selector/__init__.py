@@ -103,7 +103,7 @@ class Selector:
 
 def compile(text: str, dialect: str = "jakarta") -> Selector:
     """Analyze and compile; raises InvalidSelectorException with every error diagnostic."""
-    d = dialects.get(dialect)  # ValueError naming the dialects
+    d = dialects.get(dialect).for_selector(text)  # ValueError naming the dialects
     analysis = analyze(text, dialect)
     if not analysis.valid:
         raise InvalidSelectorException(text, analysis.errors)

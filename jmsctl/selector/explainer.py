@@ -118,7 +118,7 @@ def _explain_broker(out: Explanation, ast: n.Node | None, get: Callable[[str], A
     if ast is not None:
         out.tree = _tree(ast, out.selector, None, {})
     if get is not None:
-        out.selected = compile_java(ast, sel.dialects.get(dialect))(get) is True
+        out.selected = compile_java(ast, sel.dialects.get(dialect).for_selector(out.selector))(get) is True
         out.result = "TRUE" if out.selected else "FALSE"
     return out
 

@@ -78,13 +78,16 @@ def _header_entry(name: str, dtype: Any) -> Column:
 
 def _entries(frame: DataFrame) -> DataFrame:
     """One row per property entry and per header present: (section, name, t, key); a JSON-null
-    property has t and key NULL."""
-    props = frame.select(F.explode("properties").alias("name", "v")).select(
-        F.lit(_PROPERTIES).alias("section"), "name", F.col("v.t").alias("t"), property_key(F.col("v")).alias("key")
+    property has t and key NULL. One explode over one array per record, so that the records are
+    read once (a union of two selects would run the decoding step twice)."""
+    props = F.transform(
+        F.map_entries("properties"),
+        lambda e: F.struct(F.lit(_PROPERTIES).alias("section"), e["key"].alias("name"), e["value"]["t"].alias("t"),
+                           property_key(e["value"]).alias("key")),
     )
-    headers = frame.where(F.col("error").isNull()).select(F.explode(F.array(*[_header_entry(n, dt) for n, dt in HEADERS.items()])).alias("e"))
-    headers = headers.where(F.col("e.key").isNotNull()).select("e.section", "e.name", "e.t", "e.key")
-    return props.unionByName(headers)
+    headers = F.filter(F.array(*[_header_entry(n, dt) for n, dt in HEADERS.items()]), lambda h: h["key"].isNotNull())
+    # A rejected record has NULL properties: the concatenation is NULL and explode gives no row.
+    return frame.select(F.explode(F.concat(props, headers)).alias("e")).select("e.section", "e.name", "e.t", "e.key")
 
 
 def _totals() -> list[Column]:
@@ -114,6 +117,20 @@ def _registers(counts: DataFrame, big: list[tuple[str, str]]) -> dict[tuple[str,
     return out
 
 
+def key_counts(frame: DataFrame) -> DataFrame:
+    """Layout rows -> (section, name, t, key, n): how many times each name had each value."""
+    return _entries(frame).groupBy("section", "name", "t", "key").agg(F.count(F.lit(1)).alias("n"))
+
+
+def most_common(counts: DataFrame, top: int) -> DataFrame:
+    """The ``top`` most common keys per name, ties by key. A row_number window under a limit:
+    Spark keeps the top rows of each name in every task before the shuffle (WindowGroupLimit),
+    so a name with a billion distinct values does not go to one task whole."""
+    order = Window.partitionBy("section", "name").orderBy(F.col("n").desc(), F.col("key").asc())
+    ranked = counts.where(F.col("key").isNotNull()).withColumn("k", F.row_number().over(order))
+    return ranked.where(F.col("k") <= top).select("section", "name", "key", "n")
+
+
 def run_profile(spark: SparkSession, paths: list[str], top: int = TOP, max_record_size: int = MAX_RECORD_SIZE,
                 source_format: str | None = None) -> tuple[Profile | None, Report]:
     """The profile of every input (None when no input could be planned) and the job's report."""
@@ -125,16 +142,13 @@ def run_profile(spark: SparkSession, paths: list[str], top: int = TOP, max_recor
     frame = reduce(lambda a, b: a.unionByName(b), frames)
     observation = Observation("jmsctl-profile")
     observed = frame.observe(observation, *_totals())
-    counts = _entries(observed).groupBy("section", "name", "t", "key").agg(F.count(F.lit(1)).alias("n"))
+    counts = key_counts(observed)
     counts = counts.persist(StorageLevel.MEMORY_AND_DISK)
     try:
         counts.count()  # the one pass over the records (and the observation's values)
         totals = observation.get
         per_type = counts.groupBy("section", "name", "t").agg(F.sum("n").alias("n"), F.count("key").alias("keys")).collect()
-        ranked = counts.where(F.col("key").isNotNull()).withColumn(
-            "k", F.row_number().over(Window.partitionBy("section", "name").orderBy(F.col("n").desc(), F.col("key").asc()))
-        )
-        tops = ranked.where(F.col("k") <= top).select("section", "name", "key", "n").collect() if top else []
+        tops = most_common(counts, top).collect() if top else []
         distinct: dict[tuple[str, str], int] = defaultdict(int)
         for row in per_type:
             distinct[(row["section"], row["name"])] += row["keys"]
@@ -171,4 +185,4 @@ def _names(per_type: list[Any], tops: list[Any], distinct: dict[tuple[str, str],
     return {section: tuple(entries) for section, entries in out.items()}
 
 
-__all__ = ["property_key", "run_profile"]
+__all__ = ["key_counts", "most_common", "property_key", "run_profile"]

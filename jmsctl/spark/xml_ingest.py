@@ -60,7 +60,7 @@ def _pending(row: dict[str, Any]) -> artemis_xml.Pending:
     attrs = {k[1:]: v for k, v in row.items() if k.startswith("_") and v is not None}
     msg = artemis_xml.Pending(0, attrs)
     for p in ((row.get("properties") or {}).get("property") or []):
-        msg.properties.append((p["_name"] or "", p["_value"] or "", p["_type"], 0))
+        msg.properties.append((p["_name"] or "", p["_value"] or "", p["_type"]))
     msg.queues = [q["_name"] or "" for q in ((row.get("queues") or {}).get("queue") or [])]
     body = row.get("body")
     if body is not None:

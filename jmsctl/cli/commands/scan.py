@@ -13,7 +13,7 @@ from jmsctl.cli.errors import fail, say
 from jmsctl.cli.options import DIALECT_HELP, Dialect
 from jmsctl.cli.render import Source, concise, console, diagnostic_json, github, print_full
 from jmsctl.diagnostics import Diagnostic, locate
-from jmsctl.scan import FileResult, scan_bytes
+from jmsctl.scan import FileResult, scan_file
 from jmsctl.scan.verify import Lint
 from jmsctl.scan.walk import Filters, WalkError, files
 from jmsctl.selector import DIALECTS, analyze
@@ -99,13 +99,10 @@ def _portability_lint(against: list[str] | None, mistyped: bool) -> Lint:
 
 def _scan_file(name: str, failures: list[str], dialect: str, lint: Lint | None) -> FileResult | None:
     try:
-        with open(name, "rb") as f:
-            data = f.read()
+        return scan_file(name, analyze_text=lambda text: analyze(text, dialect), lint=lint)
     except OSError as exc:
         failures.append(f"{name}: {exc.strerror or exc}")
         return None
-    try:
-        return scan_bytes(name, data, analyze_text=lambda text: analyze(text, dialect), lint=lint)
     except (ValueError, LookupError, RecursionError, MemoryError) as exc:  # a defect of an extractor: said, never a traceback
         failures.append(f"{name}: not scanned: {type(exc).__name__}: {exc}")
         return None

@@ -87,7 +87,7 @@ class Pending:
 
     line: int
     attrs: dict[str, str]
-    properties: list[tuple[str, str, str | None, int]] = field(default_factory=list)  # name, value, type, line
+    properties: list[tuple[str, str, str | None]] = field(default_factory=list)  # name, value, type
     queues: list[str] = field(default_factory=list)
     body_seen: bool = False
     large: bool = False
@@ -98,17 +98,24 @@ class Pending:
 
 
 class _Parser:
-    """The expat handlers: a small state machine over the element names Artemis writes."""
+    """The expat handlers: a small state machine over the element names Artemis writes.
+
+    Speed is the handlers' count of Python calls: expat itself (C) is a third of the time. Inside a
+    ``<message>`` the handlers are swapped for two that only sort its children (a property's
+    attributes are kept as expat's own dict, typed once the message is whole); outside, the others
+    track the document's structure. Character data is handled inside a body only."""
 
     def __init__(self, name: str, max_size: int) -> None:
         self.name = name
         self.max_size = max_size
         self.done: list[Record] = []
         self.root: str | None = None
-        self.depth = 0
+        self.depth = 0  # outside messages: elements open
+        self.nested = 0  # inside a message: <message> elements open within it
         self.addresses: dict[str, list[str]] = {}  # address -> routing types (address-binding)
         self.queue_bindings: dict[str, tuple[str, str]] = {}  # queue -> (address, routing type)
         self.msg: Pending | None = None
+        self.props: list[tuple[str, str, str | None]] = []  # the current message's properties
         self.in_body = False
         self.in_cdata = False
         self.cdata: list[str] = []
@@ -141,7 +148,7 @@ class _Parser:
         self._refuse("an external entity")
         return 0
 
-    # structure
+    # structure, outside messages
     def _start(self, tag: str, attrs: dict[str, str]) -> None:
         self.depth += 1
         if self.depth == 1:
@@ -149,34 +156,49 @@ class _Parser:
                 raise InputError(f"{self.name}:{self.parser.CurrentLineNumber}: not Artemis XML: the root element is <{tag}>, "
                                  f"not <{EXPORT_ROOT}> (artemis data exp) or <{CONSUMER_ROOT}> (artemis consumer --data)")
             self.root = tag
-            return
-        msg = self.msg
-        if msg is None:
-            if tag == "message":
-                self.msg = Pending(self.parser.CurrentLineNumber, attrs)
-            elif tag == "address-binding":
-                self.addresses[attrs.get("name", "")] = attrs.get("routing-types", "").split(",")
-            elif tag == "queue-binding":
-                self.queue_bindings[attrs.get("name", "")] = (attrs.get("address", ""), attrs.get("routing-type", ""))
-            return
-        if tag == "property":
-            msg.properties.append((attrs.get("name", ""), attrs.get("value", ""), attrs.get("type"), 0))
-        elif tag == "queue":
-            msg.queues.append(attrs.get("name", ""))
-        elif tag == "body":
-            msg.body_seen = True
-            msg.large = attrs.get("isLarge", "").lower() == "true"
-            self.in_body = True
-            self.parser.CharacterDataHandler = self._chars
+        elif tag == "message":
+            self.msg = Pending(self.parser.CurrentLineNumber, attrs)
+            self.props = self.msg.properties
+            self.parser.StartElementHandler = self._start_in
+            self.parser.EndElementHandler = self._end_in
+        elif tag == "address-binding":
+            self.addresses[attrs.get("name", "")] = attrs.get("routing-types", "").split(",")
+        elif tag == "queue-binding":
+            self.queue_bindings[attrs.get("name", "")] = (attrs.get("address", ""), attrs.get("routing-type", ""))
 
     def _end(self, tag: str) -> None:
         self.depth -= 1
+
+    # inside a message: most elements are properties
+    def _start_in(self, tag: str, attrs: dict[str, str]) -> None:
+        if tag == "property":
+            self.props.append((attrs.get("name", ""), attrs.get("value", ""), attrs.get("type")))
+        elif tag == "queue":
+            self.msg.queues.append(attrs.get("name", ""))  # type: ignore[union-attr]
+        elif tag == "body":
+            msg = self.msg
+            msg.body_seen = True  # type: ignore[union-attr]
+            msg.large = attrs.get("isLarge", "").lower() == "true"  # type: ignore[union-attr]
+            self.in_body = True
+            self.parser.CharacterDataHandler = self._chars
+        elif tag == "message":
+            self.nested += 1
+
+    def _end_in(self, tag: str) -> None:
+        if tag == "property":
+            return
         if tag == "body":
             self.in_body = False
             self.parser.CharacterDataHandler = None
-        elif tag == "message" and self.msg is not None and self.depth == (2 if self.root == EXPORT_ROOT else 1):
-            self.done.append(self._record(self.msg))
+        elif tag == "message":
+            if self.nested:
+                self.nested -= 1
+                return
+            self.depth -= 1
+            self.done.append(self._record(self.msg))  # type: ignore[arg-type]
             self.msg = None
+            self.parser.StartElementHandler = self._start
+            self.parser.EndElementHandler = self._end
 
     def _chars(self, data: str) -> None:
         msg = self.msg
@@ -201,17 +223,16 @@ class _Parser:
             self.cdata = []
 
     def _record(self, msg: Pending) -> Record:
-        user_id = msg.attrs.get("user-id")
-        location = f"{self.name}:{msg.line}" + (f" (ID:{user_id})" if user_id is not None else "")  # as fmtn-a's: position, then the id
-        ident = msg.attrs.get("id")
+        attrs = msg.attrs
+        user_id = attrs.get("user-id")
+        location = f"{self.name}:{msg.line}" if user_id is None else f"{self.name}:{msg.line} (ID:{user_id})"  # as fmtn-a's: position, then the id
         if msg.oversized:
             err = record_too_large(msg.size, self.max_size)
-            return Record(location, None, None, RecordError("body", f"message id {ident}: {err.reason}"))
+            return Record(location, None, None, RecordError("body", f"message id {attrs.get('id')}: {err.reason}"))
         try:
             return Record(location, None, build_message(msg, self.root == EXPORT_ROOT, destination(self.queue_bindings, msg.queues)), None)
         except RecordError as exc:
-            return Record(location, None, None, RecordError(exc.field, f"message id {ident}: {exc.reason}"))
-
+            return Record(location, None, None, RecordError(exc.field, f"message id {attrs.get('id')}: {exc.reason}"))
 
 
 def destination(queue_bindings: dict[str, tuple[str, str]], queues: list[str]) -> str | None:
@@ -272,11 +293,16 @@ def read(stream: IO[bytes], name: str, max_record_size: int = 16 * 1024 * 1024) 
     except expat.ExpatError as exc:
         yield from p.done
         seen += len(p.done)
-        what = "the document ends before it is complete (truncated)" if _truncated(exc) else f"the XML is broken: {expat.errors.messages[exc.code]}"
-        yield Record(f"{name}:{exc.lineno}", None, None, RecordError(
-            "", f"{what} (column {exc.offset + 1}); the {seen} complete messages before it were read, nothing after it"))
+        yield _broken(name, exc, seen)
     if p.root is None and seen == 0:
         raise InputError(f"{name}: not Artemis XML: no root element")
+
+
+def _broken(name: str, exc: expat.ExpatError, seen: int) -> Record:
+    """The one rejected Record of a document that breaks off at ``exc``, after ``seen`` messages."""
+    what = "the document ends before it is complete (truncated)" if _truncated(exc) else f"the XML is broken: {expat.errors.messages[exc.code]}"
+    return Record(f"{name}:{exc.lineno}", None, None, RecordError(
+        "", f"{what} (column {exc.offset + 1}); the {seen} complete messages before it were read, nothing after it"))
 
 
 def _truncated(exc: expat.ExpatError) -> bool:
@@ -293,9 +319,10 @@ def build_message(msg: Pending, export: bool, destination: str | None) -> Messag
     headers: dict[str, Any] = {}
     if "user-id" in attrs:
         headers["JMSMessageID"] = "ID:" + attrs["user-id"]
-    for attr, header in (("timestamp", "JMSTimestamp"), ("expiration", "JMSExpiration")):
-        if attr in attrs:
-            headers[header] = _integral(attrs[attr], LONG, attr)
+    if "timestamp" in attrs:
+        headers["JMSTimestamp"] = _integral(attrs["timestamp"], LONG, "timestamp")
+    if "expiration" in attrs:
+        headers["JMSExpiration"] = _integral(attrs["expiration"], LONG, "expiration")
     if "priority" in attrs:
         priority = _integral(attrs["priority"], BYTE, "priority")
         if not 0 <= priority <= 9:
@@ -312,25 +339,38 @@ def build_message(msg: Pending, export: bool, destination: str | None) -> Messag
     if msg.large:
         source["large"] = True
     body = _body(msg, body_type, export, source)
-    message = Message(headers, properties, body_type, body, nulls, source=source)
-    message.properties_read_only = True
-    return message
+    return Message(headers, properties, body_type, body, nulls, True, source)
+
+
+_INTEGRAL: dict[JType, tuple[int, int]] = {jt: RANGES[jt] for jt in (BYTE, SHORT, INT, LONG)}
+_HEADER_PROPERTIES = frozenset(HEADER_PROPERTIES)
 
 
 def _properties(msg: Pending, headers: dict[str, Any]) -> tuple[dict[str, TypedValue], tuple[str, ...], dict[str, Any]]:
+    """The typed properties, the null ones, and what ``source`` keeps (bytes properties, internal
+    names). The usual spellings (a type as the exporter writes it, a canonical integer) take the
+    short way; anything else goes through ``_property_type`` / ``_value``, which word the errors."""
     properties: dict[str, TypedValue] = {}
     nulls: list[str] = []
     source: dict[str, Any] = {}
     internal: list[str] = []
-    for raw_name, text, kind, _line in msg.properties:
-        jt = PROPERTY_TYPES.get(kind, _UNKNOWN) if kind is not None else _UNKNOWN  # the writer's spelling, else any case
+    for raw_name, text, kind in msg.properties:
+        jt = PROPERTY_TYPES.get(kind, _UNKNOWN)  # type: ignore[arg-type]  # the writer's spelling, else any case
         if jt is _UNKNOWN:
             jt = _property_type(raw_name, kind)
-        name = JMSX_PROPERTIES.get(raw_name, raw_name)
-        if name[:1] == "_" and is_internal(name):
-            internal.append(name)
+        name = raw_name
+        if raw_name[:1] == "_":
+            name = JMSX_PROPERTIES.get(raw_name, raw_name)
+            if is_internal(name):
+                internal.append(name)
         if text == NULL_VALUE:
             nulls.append(name)
+            continue
+        if jt is STRING:
+            if name in _HEADER_PROPERTIES:
+                headers[name] = text
+            else:
+                properties[name] = (STRING, text)
             continue
         if jt is None:
             try:
@@ -339,11 +379,13 @@ def _properties(msg: Pending, headers: dict[str, Any]) -> tuple[dict[str, TypedV
                 raise RecordError(f"properties.{raw_name}", f"the bytes value {exc}") from None
             source.setdefault("bytes_properties", {})[name] = base64.b64encode(data).decode("ascii")  # source stays JSON
             continue
-        value = (STRING, text) if jt is STRING else _value(text, jt, f"properties.{raw_name}")
-        if name in HEADER_PROPERTIES and jt is STRING:
-            headers[name] = text
+        bounds = _INTEGRAL.get(jt)
+        if bounds is not None and text.isdigit() and text.isascii() and int(text) <= bounds[1]:
+            properties[name] = (jt, int(text))
+        elif jt is BOOLEAN and (text == "true" or text == "false"):
+            properties[name] = (BOOLEAN, text == "true")
         else:
-            properties[name] = value
+            properties[name] = _value(text, jt, f"properties.{raw_name}")  # the other spellings, and every error
     if internal:
         source["internal"] = internal
     return properties, tuple(nulls), source
@@ -384,6 +426,10 @@ def _value(text: str, jt: JType, where: str) -> TypedValue:
 
 
 def _integral(text: str, jt: JType, where: str) -> int:
+    if text.isdigit() and text.isascii():  # the usual spelling: no sign
+        v = int(text)
+        if v <= _INTEGRAL[jt][1]:
+            return v
     body = text[1:] if text[:1] in "+-" else text
     if not body.isascii() or not body.isdigit():
         raise RecordError(where, f"not {'an' if jt is INT else 'a'} {jt.java_name}: {text!r}")

@@ -10,17 +10,24 @@ stripped, then escapes); triple-quoted raw strings of Kotlin, Scala and Groovy; 
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 
 from jmsctl.scan.found import Hole, Mapped, Piece
 
+# A literal's body is one run of plain characters, then escapes each followed by another run, each
+# repetition possessive (Python 3.11): a plain ``(?:[^"\\]|\\.)*`` keeps a backtracking entry per
+# character, 200 bytes each, so that a 5 MB literal took 1 GB to read. Without possessive
+# repetitions (3.10) only the repetition over escapes keeps entries: memory grows with the escapes
+# of a literal, not with its length.
+_P = "+" if sys.version_info >= (3, 11) else ""
 _TOKEN = re.compile(
-    r"""
+    rf"""
     (?P<ws>\s+)
   | (?P<comment>//[^\n]*|/\*.*?(?:\*/|\Z))
-  | (?P<triple>\"\"\"(?:[^"\\]|\\.|"(?!""))*(?:\"\"\"|\Z)|'''(?:[^'\\]|\\.|'(?!''))*(?:'''|\Z))
-  | (?P<string>"(?:[^"\\\n]|\\.)*"?)
-  | (?P<char>'(?:[^'\\\n]|\\.)*'?)
+  | (?P<triple>\"\"\"[^"\\]*{_P}(?:(?:\\.|"(?!""))[^"\\]*{_P})*{_P}(?:\"\"\"|\Z)|'''[^'\\]*{_P}(?:(?:\\.|'(?!''))[^'\\]*{_P})*{_P}(?:'''|\Z))
+  | (?P<string>"[^"\\\n]*{_P}(?:\\.[^"\\\n]*{_P})*{_P}"?)
+  | (?P<char>'[^'\\\n]*{_P}(?:\\.[^'\\\n]*{_P})*{_P}'?)
   | (?P<ident>[^\W\d][\w$]*|\$[\w$]*)
   | (?P<number>\d[\w.]*)
   | (?P<punct>.)
@@ -37,6 +44,16 @@ class Tok:
     end: int
     newline_before: bool
     prefix: str = ""  # Scala's interpolator (s, f, raw) glued to the string
+    source: str | None = None  # a long literal: the file, its text then left out (see ``literal``)
+
+    @property
+    def literal(self) -> str:
+        """The token as written. A literal longer than LONG_LITERAL is not copied out of the file
+        when the file is read (most are data, not selectors): it is sliced when asked for."""
+        return self.text if self.source is None else self.source[self.start : self.end]
+
+
+LONG_LITERAL = 1 << 16
 
 
 def tokens(text: str, language: str) -> list[Tok]:
@@ -55,9 +72,10 @@ def tokens(text: str, language: str) -> list[Tok]:
                 newline = False
                 continue
             kind = "string"
-        tok = Tok(kind, m.group(), m.start(), m.end(), newline)
+        long = kind == "string" and m.end() - m.start() > LONG_LITERAL
+        tok = Tok(kind, "" if long else m.group(), m.start(), m.end(), newline, "", text if long else None)
         if kind == "string" and out and out[-1].kind == "ident" and out[-1].end == tok.start and out[-1].text in ("s", "f", "raw"):
-            tok = Tok(kind, tok.text, tok.start, tok.end, out[-1].newline_before, out.pop().text)
+            tok = Tok(kind, tok.text, tok.start, tok.end, out[-1].newline_before, out.pop().text, tok.source)
         out.append(tok)
         newline = False
     return out
@@ -70,7 +88,7 @@ _TEMPLATE = re.compile(r"\$\{[^{}\"]*\}|\$[A-Za-z_][\w]*")
 
 def decode(tok: Tok, language: str) -> list[Piece]:
     """The literal's pieces: Mapped text and Holes for template expressions."""
-    raw, at = tok.text, tok.start
+    raw, at = tok.literal, tok.start
     triple = raw.startswith(('"""', "'''"))
     q = 3 if triple else 1
     body_start = at + q

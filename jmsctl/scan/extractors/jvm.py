@@ -279,9 +279,16 @@ def extract(path: str, text: str) -> list[Found]:
         elif t.text in ("JmsListener", "ActivationConfigProperty"):
             _annotation(f, found, i + 1, t.text)
     for i, t in enumerate(toks):
-        if t.kind == "string" and i not in f.used and uri.OPTION.search(t.text):
+        if t.kind == "string" and i not in f.used and _has_option(t):
             found.extend(_uri_selectors(f, i))
     return found
+
+
+def _has_option(t: Tok) -> bool:
+    """Whether a literal holds a URI selector option, searched in place (a long one is not copied)."""
+    if t.source is None:
+        return uri.OPTION.search(t.text) is not None
+    return uri.OPTION.search(t.source, t.start, t.end) is not None
 
 
 def _uri_selectors(f: _File, i: int) -> list[Found]:
@@ -298,7 +305,7 @@ def _uri_selectors(f: _File, i: int) -> list[Found]:
             runs_on = (not m.text or m.ends[-1] == piece.ends[-1]) and "&" not in piece.text[len(piece.text) - len(m.text):]
             if runs_on and k == len(pieces) - 1 and i + 2 < len(toks) and toks[i + 1].text == "+":
                 nxt = toks[i + 2]
-                parts.append(Hole(nxt.start, nxt.end, nxt.text))
+                parts.append(Hole(nxt.start, nxt.end, nxt.literal))
             elif runs_on and k + 1 < len(pieces):
                 parts.append(pieces[k + 1])  # a template expression inside the literal
             out.append(Found(join(parts), m.starts[0] if m.text else t.start, t.end, "endpoint URI", literal=len(parts) == 1))

@@ -56,6 +56,14 @@ def _decode(parts: list[tuple[str, int]]) -> Mapped:
     return Mapped.build(pieces)
 
 
+def _may_hold_selector(parts: list[tuple[str, int]]) -> bool:
+    """Whether a logical line may have a selector key or a URI selector option: 'selector' in it
+    in any case, once backslashes are dropped (``sel\\ector`` is read 'selector'), or a \\u escape,
+    which may spell any letter."""
+    raw = "".join(body for body, _ in parts)
+    return "\\u" in raw or "selector" in raw.replace("\\", "").lower()
+
+
 def _split(line: Mapped) -> tuple[str, Mapped]:
     """Key and value: the key ends at the first unescaped '=', ':' or white space (escapes are
     already decoded: an escaped separator is told apart by its two-character source)."""
@@ -77,6 +85,8 @@ def _split(line: Mapped) -> tuple[str, Mapped]:
 def extract(path: str, text: str) -> list[Found]:
     found: list[Found] = []
     for parts in _logical_lines(text):
+        if not _may_hold_selector(parts):
+            continue  # not decoded: a long value of data would cost a tuple per character
         line = _decode(parts)
         key, value = _split(line)
         at = value.starts[0] if value.text else parts[0][1]

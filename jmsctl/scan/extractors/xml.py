@@ -92,11 +92,10 @@ class _Reader:
     def _start(self, name: str, attrs: dict[str, str]) -> None:
         at = self.offset(self.parser.CurrentByteIndex)
         m = _TAG.match(self.text, at)
-        tag_end = m.end() if m else at
-        raw_tag = self.text[at:tag_end]
+        tag_end = m.end() if m else at  # the tag is searched in place, not copied: a value may be megabytes of data
         local = name.rsplit(":", 1)[-1].lower()
         element = {"local": local, "attrs": attrs, "at": at, "content": tag_end, "children": 0,
-                   "self_closing": raw_tag.endswith("/>"), "values": {}}
+                   "self_closing": self.text.startswith("/>", tag_end - 2, tag_end), "values": {}}
         if self.stack:
             self.stack[-1]["children"] += 1
         self.stack.append(element)
@@ -108,7 +107,7 @@ class _Reader:
             has_uri = "selector=" in value.lower() and uri.OPTION.search(value) is not None
             if not (wanted or has_uri):
                 continue
-            mapped = self._attribute(raw_tag, at, attr)
+            mapped = self._attribute(at, tag_end, attr)
             if mapped is None:
                 continue
             if wanted:
@@ -116,12 +115,12 @@ class _Reader:
             else:
                 self.found.extend(Found((s,), s.starts[0] if s.text else at, at, "endpoint URI", literal=True) for s in uri.selectors(mapped))
 
-    def _attribute(self, raw_tag: str, at: int, attr: str) -> Mapped | None:
-        m = re.search(r"\s" + re.escape(attr) + r"\s*=\s*(\"([^\"]*)\"|'([^']*)')", raw_tag)
+    def _attribute(self, at: int, tag_end: int, attr: str) -> Mapped | None:
+        m = re.compile(r"\s" + re.escape(attr) + r"\s*=\s*(\"([^\"]*)\"|'([^']*)')").search(self.text, at, tag_end)
         if m is None:
             return None
         group = 2 if m.group(2) is not None else 3
-        return decode(m.group(group), at + m.start(group), attribute=True)
+        return decode(m.group(group), m.start(group), attribute=True)
 
     def _end(self, name: str) -> None:
         element = self.stack.pop()
@@ -129,18 +128,22 @@ class _Reader:
             return
         end = self.offset(self.parser.CurrentByteIndex)
         local = element["local"]
-        content = decode(self.text[element["content"] : end], element["content"], attribute=False) if element["children"] == 0 else None
+        content = (element["content"], end) if element["children"] == 0 else None  # decoded only when read: most text is no selector
         parent = self.stack[-1] if self.stack else None
         if content is not None and parent is not None:
             parent["values"][local] = content
         if content is not None and local in SELECTOR_NAMES and not element["attrs"]:
-            self._add(content, element, f"<{local}>")
+            self._add(self._content(content), element, f"<{local}>")
         elif local == "activation-config-property":
             key, value = element["values"].get("activation-config-property-name"), element["values"].get("activation-config-property-value")
-            if key is not None and value is not None and key.text.strip().lower() == "messageselector":
-                self._add(value, element, "<activation-config-property>")
+            if key is not None and value is not None and self._content(key).text.strip().lower() == "messageselector":
+                self._add(self._content(value), element, "<activation-config-property>")
         elif local == "property" and element["attrs"].get("name", "").lower().endswith("selector") and "value" in element["values"]:
-            self._add(element["values"]["value"], element, "<property>")
+            self._add(self._content(element["values"]["value"]), element, "<property>")
+
+    def _content(self, span: tuple[int, int]) -> Mapped:
+        start, end = span
+        return decode(self.text[start:end], start, attribute=False)
 
     def _add(self, content: Mapped, element: dict[str, Any], kind: str) -> None:
         lead = len(content.text) - len(content.text.lstrip())

@@ -15,7 +15,7 @@ line in ``_MODULES``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from importlib import import_module
 from types import MappingProxyType
 from typing import Any
@@ -41,17 +41,26 @@ class Dialect:
     quoted_identifiers: bool = False  # "name" (with "" for a quote) is an identifier
     function_calls: bool = False  # name(args) calls a registered function
     rewrite_delivery_mode_literals: bool = False  # 'PERSISTENT' -> 'DURABLE' in the text, quotes included
+    conversion_prefix: str = ""  # a selector that begins with it is read without it, convert_string_expressions on
     # --- evaluation -------------------------------------------------------------------------
     evaluation: str = "jakarta"  # "jakarta" (values.py) or "java" (the brokers' filter package objects)
     ibm_whole_false: bool = False  # docs/SEMANTICS.md#ibm-dialect: a type error makes the whole selector FALSE
     integer_division_truncates: bool = True  # False: '/' always divides as double
     double_vs_float: str = "widen"  # "widen" or "float-cast-throws" (Double compared with Float)
+    convert_string_expressions: bool = False  # a String compared with a number or boolean is read with its valueOf first
     header_defaults: MappingProxyType[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     negative_zero_reads_zero: bool = False  # a -0.0 property value is read as 0.0
     field_backed_jmsx: bool = False  # JMSXGroupSeq/JMSXDeliveryCount/JMSXGroupID/JMSRedelivered are message fields
     null_names: tuple[str, ...] = ()  # names the engine reads as NULL whatever the message holds
     extra_headers: tuple[str, ...] = ()  # header names outside the javadoc's list that the engine evaluates
     evidence: MappingProxyType[str, str] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+
+    def for_selector(self, text: str) -> Dialect:
+        """The dialect ``text`` is read under: with ``convert_string_expressions`` on when it begins
+        with the ``conversion_prefix`` (ActiveMQ's STOMP puts it before every selector it receives)."""
+        if self.conversion_prefix and not self.convert_string_expressions and text.startswith(self.conversion_prefix):
+            return replace(self, convert_string_expressions=True)
+        return self
 
     @property
     def is_broker(self) -> bool:

@@ -10,6 +10,7 @@ DIALECT = Dialect(
     title="Apache ActiveMQ Classic",
     **SHARED_SWITCHES,  # type: ignore[arg-type]
     double_vs_float="float-cast-throws",
+    conversion_prefix="convert_string_expressions:",
     function_calls=True,
     field_backed_jmsx=True,
     header_defaults=frozen({
@@ -27,6 +28,21 @@ DIALECT = Dialect(
         **SHARED_EVIDENCE,
         "double_vs_float": f"{AMQ_F}ComparisonExpression.java compare(): a Float right of a Double is cast back to "
                            "float, and Double.compareTo(Float) throws ClassCastException: not delivered",
+        "conversion_prefix": "apache/activemq activemq-client/src/main/grammar/SelectorParser.jj (5.17.2) lines 70-99: "
+                             "SelectorParser.parse() strips a leading 'convert_string_expressions:' and parses the rest with "
+                             "ComparisonExpression.CONVERT_STRING_EXPRESSIONS set; the STOMP ProtocolConverter puts it before "
+                             "every selector a STOMP client subscribes with (activemq-stomp/src/main/java/org/apache/activemq/"
+                             "transport/stomp/ProtocolConverter.java line 606: consumerInfo.setSelector(\"convert_string_expressions:\" "
+                             "+ selector)). The parse is cached under the text WITHOUT the prefix (cache.put(sql, e) after "
+                             "sql = sql.substring(...)), so an OpenWire consumer's later identical selector gets the "
+                             "converting expression from the cache (measured here: tests/test_brokers_live.py); Artemis's "
+                             "SelectorParser caches under the text as given",
+        "convert_string_expressions": "False unless the selector carries the conversion_prefix: "
+                                      f"{AMQ_F}ComparisonExpression.java compare() lines 403-497: with convertStringExpressions a "
+                                      "String against a Byte/Short/Integer/Long/Float/Double/Boolean is read with that class's valueOf "
+                                      "(NumberFormatException: FALSE) and compared as that class; a Boolean on the LEFT of a String "
+                                      "casts the Boolean itself to String (ClassCastException: not delivered); the switch is read "
+                                      "when each comparison is built (constructor, line 44), so it covers =, <>, <, <=, >, >=, BETWEEN",
         "function_calls": "apache/activemq activemq-client/src/main/grammar/SelectorParser.jj (5.17.2) unaryExpr(): "
                           "LOOKAHEAD(<ID> '(') functionCallExpr(); filter/function/BuiltinFunctionRegistry.java registers "
                           "INLIST, MAKELIST, REGEX, REPLACE, SPLIT (jmsctl rejects them: not evaluated)",

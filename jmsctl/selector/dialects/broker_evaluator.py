@@ -18,10 +18,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from jmsctl.exceptions import NumberFormatException
 from jmsctl.javatext import java_to_string
 from jmsctl.selector import nodes as n
 from jmsctl.selector.dialects import Dialect
 from jmsctl.selector.dialects.broker_headers import BROKER_HEADERS
+from jmsctl.valueof import value_of
 from jmsctl.values import (
     BOOLEAN,
     BYTE,
@@ -81,10 +83,13 @@ def _java_cmp(cls: Any, a: Any, b: Any) -> int:
     return (a > b) - (a < b)
 
 
-def compare(lv: Any, rv: Any, float_cast_throws: bool) -> int | None:
-    """``compare()``'s conversions: the compareTo() result, or None where it answers FALSE."""
+def compare(lv: Any, rv: Any, float_cast_throws: bool, convert: bool = False) -> int | None:
+    """``compare()``'s conversions: the compareTo() result, or None where it answers FALSE.
+    ``convert``: the dialect's ``convert_string_expressions`` (a String against a number or a boolean)."""
     lc, rc = lv[0], rv[0]
     a, b = lv[1], rv[1]
+    if lc is not rc and convert and (lc is STRING or rc is STRING):
+        return _converted(lv, rv)
     if lc is not rc:
         lo, ro = _NUMERIC_ORDER.get(lc), _NUMERIC_ORDER.get(rc)
         if lo is None or ro is None:
@@ -100,7 +105,7 @@ def compare(lv: Any, rv: Any, float_cast_throws: bool) -> int | None:
     return _java_cmp(lc, a, b)
 
 
-def equals(lv: Any, rv: Any, float_cast_throws: bool) -> Tri:
+def equals(lv: Any, rv: Any, float_cast_throws: bool, convert: bool = False) -> Tri:
     """EqualsExpression.evaluate()."""
     if lv is None or rv is None:
         if lv is None and rv is None:
@@ -108,8 +113,32 @@ def equals(lv: Any, rv: Any, float_cast_throws: bool) -> Tri:
         return None if lv is None else False
     if lv[0] is rv[0]:
         return _java_cmp(lv[0], lv[1], rv[1]) == 0
-    c = compare(lv, rv, float_cast_throws)
+    c = compare(lv, rv, float_cast_throws, convert)
     return c == 0
+
+
+def _converted(lv: Any, rv: Any) -> int | None:
+    """compare() with CONVERT_STRING_EXPRESSIONS, one side a String (apache/activemq
+    activemq-client/src/main/java/org/apache/activemq/filter/ComparisonExpression.java compare(),
+    lines 403-497 at activemq-5.17.2): the String is read with the other class's ``valueOf``
+    (NumberFormatException: FALSE) and the two compared as that class. A Boolean on the left casts
+    the Boolean itself to String (``Boolean.valueOf((String) lv)``): ClassCastException, which the
+    engine does not catch. A BigDecimal literal against a String stays FALSE."""
+    lc, rc = lv[0], rv[0]
+    if lc is BOOLEAN:
+        raise EngineThrew("ClassCastException: Boolean cannot be cast to String")
+    if lc is STRING:
+        other, text, keep, left = rc, lv[1], rv[1], True
+    else:
+        other, text, keep, left = lc, rv[1], lv[1], False
+    if other is not BOOLEAN and other not in _NUMERIC_ORDER:
+        return None
+    try:
+        parsed = value_of(text, other)
+    except NumberFormatException:
+        return None
+    a, b = (parsed, keep) if left else (keep, parsed)
+    return _java_cmp(other, a, b)
 
 
 # ----- ArithmeticExpression and UnaryExpression.createNegate ----------------------------------
@@ -233,7 +262,8 @@ def compile_java(node: n.Node | None, dialect: Dialect) -> Callable[[Getter], Tr
 class _Compiler:
     def __init__(self, dialect: Dialect) -> None:
         self.d = dialect
-        self.throws = dialect.double_vs_float == "float-cast-throws"
+        # compare()'s two rule switches, passed along as one value: (a Double vs a Float throws, Strings converted)
+        self.throws = (dialect.double_vs_float == "float-cast-throws", dialect.convert_string_expressions)
 
     # matches(): TRUE-only, short-circuit on the first non-TRUE (AND) or TRUE (OR)
     def matches(self, node: n.Node) -> Callable[[Getter], bool]:
@@ -307,10 +337,10 @@ class _Compiler:
     def _comparison(self, node: n.Comparison) -> JCond:
         left, right, op, throws = self.value(node.left), self.value(node.right), node.op, self.throws
         if op == "=":
-            return lambda get: equals(left(get), right(get), throws)
+            return lambda get: equals(left(get), right(get), *throws)
         if op == "<>":
             def not_equal(get: Getter) -> Tri:
-                v = equals(left(get), right(get), throws)
+                v = equals(left(get), right(get), *throws)
                 return None if v is None else not v
             return not_equal
         test = {"<": _LT, "<=": _LE, ">": _GT, ">=": _GE}[op]
@@ -544,7 +574,7 @@ def _GE(c: int) -> bool:
     return c >= 0
 
 
-def _ordered(left: JVal, right: JVal, test: Callable[[int], bool], throws: bool, get: Getter) -> Tri:
+def _ordered(left: JVal, right: JVal, test: Callable[[int], bool], throws: tuple[bool, bool], get: Getter) -> Tri:
     """ComparisonExpression.evaluate(): NULL on the left ends it before the right is evaluated."""
     a = left(get)
     if a is None:
@@ -552,7 +582,7 @@ def _ordered(left: JVal, right: JVal, test: Callable[[int], bool], throws: bool,
     b = right(get)
     if b is None:
         return None
-    c = compare(a, b, throws)
+    c = compare(a, b, *throws)
     return False if c is None else test(c)
 
 

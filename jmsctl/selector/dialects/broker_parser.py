@@ -631,6 +631,10 @@ def parse(text: str, dialect: Dialect) -> n.Node | None:
         return None  # the JMS client treats an empty or blank selector as none
     if dialect.blank_is_error:  # FilterImpl.createFilter() trims: a last line comment loses its line end
         text = text[: len(_java_rstrip(text))]
+    if dialect.conversion_prefix and text.startswith(dialect.conversion_prefix):
+        # SelectorParser.parse() strips it (dialects/activemq.py, conversion_prefix): blanked here, so
+        # that every position stays that of the text as written.
+        text = " " * len(dialect.conversion_prefix) + text[len(dialect.conversion_prefix):]
     parser = _Parser(text, dialect)
     # The grammar's recursive descent follows the nesting; Python frames (not the C stack, in 3.11)
     # allow as deep a nesting as the engines' default Java stacks.

@@ -1,0 +1,284 @@
+// jmsctl's bridge to a provider's JMS client (jmsctl/brokers/jms.py): a message read as one line of
+// jmsctl's NDJSON (docs/FORMAT.md) in ONE call from Python, instead of one call per header and
+// property, and a browse drained by a thread of its own so that Python waits with a timeout.
+// @JMS@ is javax.jms or jakarta.jms: jms.py fills it in from the provider's jars and compiles this
+// file once per provider API (cached). An ObjectMessage is never deserialized.
+import @JMS@.*;
+import java.util.Base64;
+import java.util.Enumeration;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+public final class JmsctlBridge {
+    public static final String END = "\u0000end";
+    public static final String FAILED = "\u0000failed ";
+
+    /** A browse (or any enumeration of messages) drained into a bounded queue by a daemon thread. */
+    public static final class Feed implements Runnable {
+        private final Enumeration<?> messages;
+        private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>(4096);
+        private volatile boolean stopped;
+
+        public Feed(Enumeration<?> messages) {
+            this.messages = messages;
+            Thread t = new Thread(this, "jmsctl-browse");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        public void run() {
+            String last = END;
+            try {
+                while (!stopped && messages.hasMoreElements()) {
+                    lines.put(toJson((Message) messages.nextElement()));
+                }
+            } catch (Throwable e) {
+                last = FAILED + describe(e);
+            }
+            try {
+                lines.put(last);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** Up to max lines joined by newlines; null when none came within timeoutMillis. */
+        public String take(int max, long timeoutMillis) throws InterruptedException {
+            String first = lines.poll(timeoutMillis, TimeUnit.MILLISECONDS);
+            if (first == null) {
+                return null;
+            }
+            StringBuilder out = new StringBuilder(first);
+            for (int i = 1; i < max && !first.startsWith("\u0000"); i++) {
+                String next = lines.poll();
+                if (next == null) {
+                    break;
+                }
+                out.append('\n').append(next);
+                first = next;
+            }
+            return out.toString();
+        }
+
+        public void stop() {
+            stopped = true;
+            lines.clear();
+        }
+    }
+
+    /** Sets typed properties from their Java text (String.valueOf of the value, read back with the
+     *  type's valueOf, so exactly): one call per message instead of one per property. Returns the
+     *  refused ones, "name TAB reason" a line, or null. */
+    public static String setProperties(Message m, String[] names, String[] types, String[] values) {
+        StringBuilder refused = null;
+        for (int i = 0; i < names.length; i++) {
+            String name = names[i];
+            String v = values[i];
+            try {
+                switch (types[i]) {
+                    case "boolean": m.setBooleanProperty(name, Boolean.parseBoolean(v)); break;
+                    case "byte": m.setByteProperty(name, Byte.parseByte(v)); break;
+                    case "short": m.setShortProperty(name, Short.parseShort(v)); break;
+                    case "int": m.setIntProperty(name, Integer.parseInt(v)); break;
+                    case "long": m.setLongProperty(name, Long.parseLong(v)); break;
+                    case "float": m.setFloatProperty(name, Float.parseFloat(v)); break;
+                    case "double": m.setDoubleProperty(name, Double.parseDouble(v)); break;
+                    default: m.setStringProperty(name, v); break;
+                }
+            } catch (JMSException | RuntimeException e) {
+                if (refused == null) refused = new StringBuilder();
+                refused.append(name).append('\t').append(describe(e)).append('\n');
+            }
+        }
+        return refused == null ? null : refused.toString();
+    }
+
+    /** An exception and its causes in one line. */
+    public static String describe(Throwable e) {
+        StringBuilder out = new StringBuilder();
+        for (Throwable t = e; t != null && out.length() < 500; t = t.getCause()) {
+            String text = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+            if (t == e && t instanceof JMSException && t.getClass() != JMSException.class) {
+                text = t.getClass().getSimpleName() + ": " + text;  // InvalidSelectorException, InvalidDestinationException...
+            }
+            if (out.indexOf(text) < 0) {
+                if (out.length() > 0) out.append(": ");
+                out.append(text);
+            }
+            if (t.getCause() == t) break;
+        }
+        return out.toString().replace('\n', ' ');
+    }
+
+    public static String toJson(Message m) throws JMSException {
+        StringBuilder out = new StringBuilder(256);
+        out.append("{\"type\":\"").append(kind(m)).append("\",\"headers\":{");
+        int n = 0;
+        n = field(out, n, "JMSMessageID", m.getJMSMessageID());
+        n = number(out, n, "JMSTimestamp", m.getJMSTimestamp());
+        n = field(out, n, "JMSCorrelationID", m.getJMSCorrelationID());
+        n = field(out, n, "JMSType", m.getJMSType());
+        n = field(out, n, "JMSDeliveryMode", m.getJMSDeliveryMode() == DeliveryMode.PERSISTENT ? "PERSISTENT" : "NON_PERSISTENT");
+        n = number(out, n, "JMSPriority", m.getJMSPriority());
+        n = field(out, n, "JMSDestination", destination(m.getJMSDestination()));
+        n = field(out, n, "JMSReplyTo", destination(m.getJMSReplyTo()));
+        n = number(out, n, "JMSExpiration", m.getJMSExpiration());
+        sep(out, n).append("\"JMSRedelivered\":").append(m.getJMSRedelivered());
+        out.append("},\"properties\":{");
+        n = 0;
+        for (Enumeration<?> e = m.getPropertyNames(); e.hasMoreElements(); ) {
+            String name = (String) e.nextElement();
+            Object v = m.getObjectProperty(name);
+            if (v != null) {
+                string(sep(out, n++), name).append(':');
+                value(out, v);
+            }
+        }
+        out.append('}');
+        body(out, m);
+        return out.append('}').toString();
+    }
+
+    private static String kind(Message m) {
+        if (m instanceof TextMessage) return "text";
+        if (m instanceof BytesMessage) return "bytes";
+        if (m instanceof MapMessage) return "map";
+        if (m instanceof StreamMessage) return "stream";
+        if (m instanceof ObjectMessage) return "object";
+        return "message";
+    }
+
+    private static void body(StringBuilder out, Message m) throws JMSException {
+        if (m instanceof TextMessage) {
+            String text = ((TextMessage) m).getText();
+            if (text != null) string(out.append(",\"body\":"), text);
+        } else if (m instanceof BytesMessage) {
+            BytesMessage b = (BytesMessage) m;
+            b.reset();
+            byte[] data = new byte[(int) b.getBodyLength()];
+            b.readBytes(data);
+            b.reset();
+            string(out.append(",\"body\":"), Base64.getEncoder().encodeToString(data));
+        } else if (m instanceof MapMessage) {
+            MapMessage map = (MapMessage) m;
+            out.append(",\"body\":{");
+            int n = 0;
+            for (Enumeration<?> e = map.getMapNames(); e.hasMoreElements(); ) {
+                String name = (String) e.nextElement();
+                string(sep(out, n++), name).append(':');
+                value(out, map.getObject(name));
+            }
+            out.append('}');
+        } else if (m instanceof StreamMessage) {
+            StreamMessage s = (StreamMessage) m;
+            s.reset();
+            out.append(",\"body\":[");
+            int n = 0;
+            try {
+                while (true) {
+                    Object v = s.readObject();
+                    value(sep(out, n++), v);
+                }
+            } catch (MessageEOFException end) {
+                s.reset();
+            }
+            out.append(']');
+        } else if (m instanceof ObjectMessage) {
+            byte[] serialized = serialized(m);
+            if (serialized != null) {
+                string(out.append(",\"body\":"), Base64.getEncoder().encodeToString(serialized));
+            } else {
+                out.append(",\"source\":{\"body_lost\":\"an ObjectMessage body is never deserialized; this client gives no serialized bytes\"}");
+            }
+        }
+    }
+
+    /** ActiveMQ Classic keeps an ObjectMessage's serialized bytes (getContent(), a ByteSequence): read
+     *  them by reflection, never getObject(). Null for other providers or a compressed body. */
+    private static byte[] serialized(Message m) {
+        try {
+            Object compressed = m.getClass().getMethod("isCompressed").invoke(m);
+            if (Boolean.TRUE.equals(compressed)) return null;
+            Object seq = m.getClass().getMethod("getContent").invoke(m);
+            if (seq == null) return new byte[0];
+            byte[] data = (byte[]) seq.getClass().getMethod("getData").invoke(seq);
+            int offset = (Integer) seq.getClass().getMethod("getOffset").invoke(seq);
+            int length = (Integer) seq.getClass().getMethod("getLength").invoke(seq);
+            return java.util.Arrays.copyOfRange(data, offset, offset + length);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static String destination(Destination d) throws JMSException {
+        if (d == null) return null;
+        if (d instanceof Queue) return "queue://" + ((Queue) d).getQueueName();
+        if (d instanceof Topic) return "topic://" + ((Topic) d).getTopicName();
+        return d.toString();
+    }
+
+    private static StringBuilder sep(StringBuilder out, int n) {
+        return n > 0 ? out.append(',') : out;
+    }
+
+    private static int field(StringBuilder out, int n, String name, String value) {
+        if (value == null) return n;
+        string(sep(out, n), name).append(':');
+        string(out, value);
+        return n + 1;
+    }
+
+    private static int number(StringBuilder out, int n, String name, long value) {
+        string(sep(out, n), name).append(':').append(value);
+        return n + 1;
+    }
+
+    private static void value(StringBuilder out, Object v) {
+        if (v == null) {
+            out.append("null");
+        } else if (v instanceof String) {
+            string(out, (String) v);
+        } else if (v instanceof Boolean) {
+            out.append(v);
+        } else if (v instanceof byte[]) {
+            string(out.append("{\"type\":\"bytes\",\"value\":"), Base64.getEncoder().encodeToString((byte[]) v)).append('}');
+        } else if (v instanceof Character) {
+            string(out, v.toString());  // a char map entry or stream item: no property type holds it, its text does
+        } else {
+            String type = v instanceof Integer ? "int" : v instanceof Long ? "long" : v instanceof Short ? "short"
+                    : v instanceof Byte ? "byte" : v instanceof Float ? "float" : v instanceof Double ? "double" : null;
+            if (type == null) {
+                string(out, v.toString());
+                return;
+            }
+            out.append("{\"type\":\"").append(type).append("\",\"value\":");
+            if ((v instanceof Float || v instanceof Double) && (Double.isNaN(((Number) v).doubleValue()) || Double.isInfinite(((Number) v).doubleValue()))) {
+                string(out, v.toString());
+            } else {
+                out.append(v);
+            }
+            out.append('}');
+        }
+    }
+
+    private static StringBuilder string(StringBuilder out, String s) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                out.append('\\').append(c);
+            } else if (c < 0x20 || Character.isSurrogate(c) && !paired(s, i)) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.append('"');
+    }
+
+    private static boolean paired(String s, int i) {
+        char c = s.charAt(i);
+        if (Character.isHighSurrogate(c)) return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
+        return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
+    }
+}

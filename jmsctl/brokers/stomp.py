@@ -1,0 +1,363 @@
+"""The STOMP transport, in pure Python (no Java needed): ``stomp://HOST:PORT``, ``stomps://`` with TLS.
+
+STOMP 1.2 framing of our own (a frame: a command line, ``name:value`` headers with ``\\c \\n \\r \\\\``
+escapes, a blank line, a body ended by NUL or sized by ``content-length``). What the protocol
+cannot carry, and what the broker makes of it (ActiveMQ Classic 5.17, apache/activemq
+activemq-stomp/src/main/java/org/apache/activemq/transport/stomp/):
+
+- properties travel as header Strings both ways (FrameTranslator.java, Helper: ``"" + value``), so a
+  browse over STOMP has String properties only, said once per browse;
+- ActiveMQ browses with ``browser: true`` on SUBSCRIBE and ends the browse with a MESSAGE whose
+  ``browser`` header is ``end`` (ProtocolConverter.java onStompSubscribe, StompQueueBrowserSubscription.java);
+- ActiveMQ prefixes every STOMP selector with ``convert_string_expressions:`` (ProtocolConverter.java,
+  line 606 at activemq-5.17.2): its engine then converts a String compared with a number or boolean
+  (the ``activemq`` dialect's ``convert_string_expressions`` switch);
+- ``amq-msg-type: text|bytes`` on SEND picks the JMS body type (LegacyFrameTranslator.java).
+"""
+
+from __future__ import annotations
+
+import socket
+import ssl
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from jmsctl.brokers import BrokerError, BrowseStalled, Options, SendReport, Target, stalled
+from jmsctl.brokers.outgoing import STOMP_HEADERS, prepare
+from jmsctl.messages.model import Message
+from jmsctl.values import STRING
+
+CONVERT_PREFIX = "convert_string_expressions:"
+DEFAULT_PORT = 61613
+
+_FRAME_HEADERS = STOMP_HEADERS  # MESSAGE headers that are STOMP's or JMS headers, not properties
+_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", ":": "\\c"}
+_UNESCAPES = {"\\\\": "\\", "\\n": "\n", "\\r": "\r", "\\c": ":"}
+
+
+@dataclass
+class Frame:
+    command: str
+    headers: dict[str, str]
+    body: bytes
+
+
+def escape(text: str) -> str:
+    return "".join(_ESCAPES.get(c, c) for c in text) if any(c in text for c in _ESCAPES) else text
+
+
+def unescape(text: str) -> str:
+    if "\\" not in text:
+        return text
+    out, i = [], 0
+    while i < len(text):
+        pair = text[i:i + 2]
+        if pair in _UNESCAPES:
+            out.append(_UNESCAPES[pair])
+            i += 2
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def encode_frame(command: str, headers: dict[str, str], body: bytes = b"") -> bytes:
+    lines = [command] + [f"{escape(k)}:{escape(v)}" for k, v in headers.items()]
+    return ("\n".join(lines) + "\n\n").encode("utf-8") + body + b"\0"
+
+
+class StompConnection:
+    """One STOMP connection: CONNECT on open, DISCONNECT on close."""
+
+    typed = False
+
+    def __init__(self, target: Target, options: Options) -> None:
+        self.target = target
+        self.options = options
+        self.buffer = bytearray()
+        host, port = _host_port(target)
+        try:
+            raw = socket.create_connection((host, port), timeout=options.timeout)
+        except OSError as exc:
+            raise BrokerError(f"{target.url}: cannot connect: {exc.strerror or exc}") from None
+        try:
+            if target.scheme == "stomps":
+                raw = ssl.create_default_context().wrap_socket(raw, server_hostname=host)
+        except (OSError, ssl.SSLError) as exc:
+            raw.close()
+            raise BrokerError(f"{target.url}: TLS failed: {exc}") from None
+        self.sock: socket.socket | None = raw
+        headers = {"accept-version": "1.2", "host": host, "heart-beat": "0,0"}
+        if options.user is not None:
+            headers["login"] = options.user
+        if options.password is not None:
+            headers["passcode"] = options.password
+        try:
+            self.sock.sendall(encode_frame("CONNECT", headers))
+            frame = self.read(options.timeout, "connect")
+        except BrokerError:
+            self.close()
+            raise
+        if frame.command != "CONNECTED":
+            self.close()
+            raise BrokerError(f"{target.url}: {_error_text(frame)}")
+        self.server = frame.headers.get("server", "")
+        self.dialect = dialect_of(self.server)
+        # ActiveMQ converts Strings in every STOMP selector: jmsctl judges with the same prefix.
+        self.selector_prefix = CONVERT_PREFIX if self.dialect == "activemq" else ""
+        self._ids = 0
+
+    # ----- frames ------------------------------------------------------------------------------
+
+    def read(self, timeout: float | None, what: str) -> Frame:
+        """The next frame; BrokerError when the broker closes or says nothing for ``timeout`` s
+        (``socket.timeout`` left to the caller when ``what`` is ``idle``)."""
+        assert self.sock is not None
+        self.sock.settimeout(timeout)
+        buf = self.buffer
+        while True:
+            while buf[:1] in (b"\n", b"\r"):  # heart-beats and the EOL after a frame's NUL
+                del buf[:1]
+            end = buf.find(b"\n\n")
+            end_crlf = buf.find(b"\r\n\r\n")
+            if end_crlf != -1 and (end == -1 or end_crlf < end):
+                head, start = bytes(buf[:end_crlf]).replace(b"\r\n", b"\n"), end_crlf + 4
+            elif end != -1:
+                head, start = bytes(buf[:end]).replace(b"\r\n", b"\n"), end + 2
+            else:
+                self._fill(what)
+                continue
+            frame = self._frame(head, start, what)
+            if frame is not None:
+                return frame
+
+    def _frame(self, head: bytes, start: int, what: str) -> Frame | None:
+        lines = head.decode("utf-8", "replace").split("\n")
+        command, headers = lines[0], {}
+        plain = command in ("CONNECTED", "CONNECT")  # no escapes in these (STOMP 1.2)
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            name = name if plain else unescape(name)
+            if name not in headers:  # the first of a repeated header counts (STOMP 1.2)
+                headers[name] = value if plain else unescape(value)
+        buf = self.buffer
+        length = headers.get("content-length")
+        if length is not None and length.isdigit():
+            while len(buf) < start + int(length) + 1:
+                self._fill(what)
+            body = bytes(buf[start:start + int(length)])
+            del buf[:start + int(length) + 1]
+        else:
+            while (nul := buf.find(b"\0", start)) == -1:
+                self._fill(what)
+            body = bytes(buf[start:nul])
+            del buf[:nul + 1]
+        return Frame(command, headers, body)
+
+    def _fill(self, what: str) -> None:
+        assert self.sock is not None
+        try:
+            data = self.sock.recv(1 << 16)
+        except TimeoutError:
+            if what == "idle":
+                raise
+            raise BrokerError(f"{self.target.url}: no answer within {self.sock.gettimeout():g} s ({what}; --timeout)") from None
+        except OSError as exc:
+            raise BrokerError(f"{self.target.url}: connection lost: {exc.strerror or exc}") from None
+        if not data:
+            raise BrokerError(f"{self.target.url}: the broker closed the connection")
+        self.buffer += data
+
+    def _send(self, data: bytes) -> None:
+        assert self.sock is not None
+        try:
+            self.sock.settimeout(self.options.timeout)
+            self.sock.sendall(data)
+        except OSError as exc:
+            raise BrokerError(f"{self.target.url}: connection lost: {exc.strerror or exc}") from None
+
+    def _subscribe(self, destination: str, selector: str | None, browser: bool) -> str:
+        self._ids += 1
+        sid = str(self._ids)
+        headers = {"id": sid, "destination": destination, "ack": "auto"}
+        if browser:
+            headers["browser"] = "true"
+        if selector is not None:
+            headers["selector"] = selector
+        self._send(encode_frame("SUBSCRIBE", headers))
+        return sid
+
+    # ----- browse, watch, send -----------------------------------------------------------------
+
+    def browse(self, queue: str, selector: str | None = None) -> Iterator[Message]:
+        sid = self._subscribe(f"/queue/{queue}", selector, browser=True)
+        count = 0
+        subscribed = True
+        try:
+            while True:
+                try:
+                    frame = self.read(self.options.idle_timeout, "idle")
+                except TimeoutError:
+                    raise BrowseStalled(stalled(self.target, selector, count, self.options.idle_timeout), count) from None
+                if frame.command == "ERROR":  # the subscription was refused: nothing to unsubscribe
+                    subscribed = False
+                    raise BrokerError(f"{self.target.url}: {_error_text(frame)}")
+                if frame.command != "MESSAGE" or frame.headers.get("subscription", sid) != sid:
+                    continue
+                if frame.headers.get("browser") == "end":
+                    break
+                count += 1
+                yield message_of(frame)
+        finally:
+            if self.sock is not None and subscribed:
+                self._send(encode_frame("UNSUBSCRIBE", {"id": sid}))
+        if count == 0:
+            self.options.notes.append(f"queue {queue!r} is empty, or did not exist: STOMP cannot ask first, and a broker "
+                                      "that creates queues on demand has created it (the JMS transport asks first)")
+
+    def watch(self, topic: str, selector: str | None = None) -> Iterator[Message]:
+        sid = self._subscribe(f"/topic/{topic}", selector, browser=False)
+        while True:
+            frame = self.read(None, "watch")
+            if frame.command == "ERROR":
+                raise BrokerError(f"{self.target.url}: {_error_text(frame)}")
+            if frame.command == "MESSAGE" and frame.headers.get("subscription", sid) == sid:
+                yield message_of(frame)
+
+    def send(self, queue: str, messages: Iterable[Message], report: SendReport) -> None:
+        pending = bytearray()
+        for message in messages:
+            pending += self.frame_of(queue, message, report)
+            report.sent += 1
+            if len(pending) > 1 << 16:
+                self._send(bytes(pending))
+                pending.clear()
+        # An empty transaction with a receipt: the broker answers once it has taken every SEND before it.
+        receipt = f"jmsctl-{time.monotonic_ns()}"
+        pending += encode_frame("BEGIN", {"transaction": receipt, "receipt": receipt})
+        self._send(bytes(pending))
+        while True:
+            frame = self.read(self.options.timeout, "send")
+            if frame.command == "ERROR":
+                raise BrokerError(f"{self.target.url}: {_error_text(frame)} (after {report.sent} sent)")
+            if frame.command == "RECEIPT" and frame.headers.get("receipt-id") == receipt:
+                self._send(encode_frame("ABORT", {"transaction": receipt}))
+                return
+
+    def frame_of(self, queue: str, message: Message, report: SendReport) -> bytes:
+        """One SEND frame; what STOMP cannot carry counted in ``report``."""
+        out = prepare(message, True, report.lost)
+        h = out.message.headers
+        headers = {"destination": f"/queue/{queue}"}
+        if "JMSType" in h:
+            headers["type"] = h["JMSType"]
+        if "JMSCorrelationID" in h:
+            headers["correlation-id"] = h["JMSCorrelationID"]
+        reply = h.get("JMSReplyTo")
+        if reply is not None:
+            headers["reply-to"] = "/topic/" + reply[len("topic://"):] if reply.startswith("topic://") else "/queue/" + reply.removeprefix("queue://")
+        if "JMSPriority" in h:
+            headers["priority"] = str(h["JMSPriority"])
+        headers["persistent"] = "false" if h.get("JMSDeliveryMode") in (1, "NON_PERSISTENT") else "true"
+        if out.time_to_live:
+            headers["expires"] = str(int(time.time() * 1000) + out.time_to_live)  # STOMP's expires is a time, not a duration
+        for name, (_jtype, value) in out.message.properties.items():
+            headers[name] = value
+        data = out.message.body.encode("utf-8", "surrogatepass") if out.message.body_type == "text" and out.message.body is not None \
+            else bytes(out.message.body or b"")
+        headers["content-length"] = str(len(data))
+        if self.dialect == "activemq":
+            headers["amq-msg-type"] = out.message.body_type  # content-length alone would make a BytesMessage
+        elif out.message.body_type == "text":
+            del headers["content-length"]  # elsewhere content-length makes a bytes message: text ends at its NUL
+            if b"\0" in data:
+                report.lost["text bodies holding NUL (cut there: sized by NUL over this broker's STOMP)"] += 1
+                data = data.split(b"\0", 1)[0]
+        return encode_frame("SEND", headers, data)
+
+    def close(self) -> None:
+        sock, self.sock = self.sock, None
+        if sock is None:
+            return
+        try:
+            sock.settimeout(1.0)
+            sock.sendall(encode_frame("DISCONNECT", {}))
+        except OSError:
+            pass
+        finally:
+            sock.close()
+
+
+def message_of(frame: Frame) -> Message:
+    """A MESSAGE frame as the dump format's message: its properties Strings."""
+    h = frame.headers
+    headers: dict[str, object] = {}
+    if "message-id" in h:
+        headers["JMSMessageID"] = h["message-id"]
+    if h.get("timestamp", "").lstrip("-").isdigit():
+        headers["JMSTimestamp"] = int(h["timestamp"])
+    for name, header in (("JMSCorrelationID", "correlation-id"), ("JMSType", "type")):
+        if header in h:
+            headers[name] = h[header]
+    headers["JMSDeliveryMode"] = "PERSISTENT" if h.get("persistent") == "true" else "NON_PERSISTENT"
+    if h.get("priority", "").isdigit():
+        headers["JMSPriority"] = int(h["priority"])
+    for name, header in (("JMSDestination", "destination"), ("JMSReplyTo", "reply-to")):
+        if header in h:
+            headers[name] = _destination(h[header])
+    if h.get("expires", "").lstrip("-").isdigit():
+        headers["JMSExpiration"] = int(h["expires"])
+    headers["JMSRedelivered"] = h.get("redelivered") == "true"
+    properties = {k: (STRING, v) for k, v in h.items() if k not in _FRAME_HEADERS}
+    if "JMSXUserID" in h:
+        properties["JMSXUserID"] = (STRING, h["JMSXUserID"])
+    if "content-length" in h and h.get("amq-msg-type") != "text":
+        return Message(headers, properties, "bytes", frame.body)
+    return Message(headers, properties, "text", frame.body.decode("utf-8", "replace"))
+
+
+def _destination(text: str) -> str:
+    for prefix, kind in (("/queue/", "queue://"), ("/topic/", "topic://"), ("/temp-queue/", "temp-queue://"), ("/temp-topic/", "temp-topic://")):
+        if text.startswith(prefix):
+            return kind + text[len(prefix):]
+    return text
+
+
+def dialect_of(server: str) -> str | None:
+    """The dialect a CONNECTED frame's ``server`` header names: ``ActiveMQ/5.17.2`` (Classic) or
+    ``ActiveMQ-Artemis/2.x``."""
+    name = server.split("/", 1)[0].lower()
+    if name.startswith("activemq-artemis") or name == "artemis":
+        return "artemis"
+    if name == "activemq":
+        return "activemq"
+    return None
+
+
+def _error_text(frame: Frame) -> str:
+    """An ERROR frame in one line: the exception the body names (ActiveMQ sends its stack trace:
+    ``javax.jms.InvalidSelectorException: ...``) and its causes, else the ``message`` header."""
+    lines = frame.body.decode("utf-8", "replace").splitlines()
+    parts = [line.strip().removeprefix("Caused by: ") for line in lines if line.strip() and not line.startswith(("\t", " "))]
+    text = ": ".join(dict.fromkeys(parts[:4])) or frame.headers.get("message", "").strip()
+    return " ".join(text.split())[:500] or f"the broker answered {frame.command}"
+
+
+def _host_port(target: Target) -> tuple[str, int]:
+    address = target.address
+    if address.startswith("["):
+        host, _, rest = address[1:].partition("]")
+        port = rest.lstrip(":")
+    else:
+        host, _, port = address.rpartition(":") if ":" in address else (address, "", "")
+    if port and not port.isdigit():
+        raise BrokerError(f"{target.url}: the port {port!r} is not a number")
+    return host, int(port) if port else DEFAULT_PORT
+
+
+def connect(target: Target, options: Options) -> StompConnection:
+    return StompConnection(target, options)
+
+
+__all__ = ["CONVERT_PREFIX", "StompConnection", "connect", "dialect_of", "encode_frame", "message_of"]
