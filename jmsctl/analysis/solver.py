@@ -30,7 +30,7 @@ import z3
 
 from jmsctl import selector as sel
 from jmsctl.analysis import smt
-from jmsctl.analysis.vacuity import ENCODED
+from jmsctl.analysis.encoded import ENCODED
 from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.messages.decode import AmbiguousNumber, decode_message
 from jmsctl.messages.encode import message_json
@@ -41,6 +41,9 @@ from jmsctl.selector import nodes as n
 from jmsctl.values import TypedValue, tri_name
 
 DEFAULT_TIMEOUT = 5.0  # seconds per question
+# Terms (AST nodes) the encoder takes: real selectors have tens; building the z3 terms of a generated
+# 100,000-term selector took minutes before the solver's own timeout could start counting.
+MAX_NODES = 2_000
 
 
 @dataclass(frozen=True)
@@ -166,6 +169,9 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], timeout: float, dom
     if not encoded:
         names = ", ".join(sorted({d for d in each if d not in ENCODED}))
         return Unknown(f"the {names} dialect's evaluation is not encoded for the solver, and the bounded search found no witness")
+    size = sum(len(n.walk(a)) for a in asts if a is not None)
+    if size > MAX_NODES:  # the encoding alone would outlast any timeout (a generated 100,000-term selector)
+        return Unknown(f"{size} terms are more than the solver is given ({MAX_NODES}); no proof is claimed")
     ctx_message = smt.Message(domain)
     try:
         tris = [smt.Encoder(ctx_message, ibm=dialects.get(d).ibm_whole_false).selector(ast) for ast, d in zip(asts, each, strict=True)]

@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterator
 
 from jmsctl import selector as sel
 from jmsctl.analysis import witness as w
+from jmsctl.analysis.encoded import ENCODED
 from jmsctl.diagnostics import Diagnostic, Span, warning
 from jmsctl.selector import nodes as n
 
-ENCODED = ("jakarta", "ibm")  # the dialects whose reading the solver states exactly (analysis/smt.py)
 DEFAULT_TIMEOUT = 1.0  # seconds per question in check and scan
 PROBES = 48  # messages tried before the solver
 MAX_NODES = 2_000  # a larger selector is not given to the solver: building its formula alone would outlast the timeout

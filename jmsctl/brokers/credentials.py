@@ -7,7 +7,7 @@ from __future__ import annotations
 import netrc
 import os
 
-from jmsctl.brokers import BrokerError
+from jmsctl.brokers.interface import BrokerError
 
 
 def credentials(host: str | None) -> tuple[str | None, str | None]:

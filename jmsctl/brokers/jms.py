@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 import orjson
 
-from jmsctl.brokers import BrokerError, BrowseStalled, Options, SendReport, Target, stalled
+from jmsctl.brokers.interface import BrokerError, BrowseStalled, Options, SendReport, Target, stalled
 from jmsctl.brokers.outgoing import prepare
 from jmsctl.messages.model import BytesValue, Message
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING, to_f32
