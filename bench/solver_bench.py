@@ -5,6 +5,7 @@
     python bench/solver_bench.py --pairs 100          # a smaller overlap matrix (4,950 pairs)
     python bench/solver_bench.py --compare 300        # also z3 against cvc5 on the same formulas (SMT-LIB text)
     python bench/solver_bench.py --json               # machine-readable results
+    python bench/solver_bench.py --no-questions --pairs 100   # only the overlap matrix
 
 The selectors: every distinct selector of tests/conformance (the Jakarta corpus and the two
 brokers' measurements) that the standard accepts. Per selector: ``solver.never`` (W040) and
@@ -181,13 +182,14 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=200, help="selectors in the pairwise overlap (default 200; 0 skips)")
     ap.add_argument("--compare", type=int, default=0, help="also z3 against cvc5 on the first N selectors' W040 formulas")
     ap.add_argument("--limit", type=int, default=0, help="only the first N selectors (default all)")
+    ap.add_argument("--no-questions", action="store_true", help="skip the per-selector questions (only --pairs / --compare)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     texts = corpus()
     if args.limit:
         texts = texts[: args.limit]
     load_before = os.getloadavg()
-    rows = run_questions(texts, args.timeout)
+    rows = [] if args.no_questions else run_questions(texts, args.timeout)
     if args.pairs:
         rows.append(run_pairs(texts, args.pairs, args.timeout))
     if args.compare:

@@ -487,3 +487,42 @@ def test_the_readme_broker_examples_run_as_written(broker: activemq_broker.Broke
         ran += 1
     assert ran >= 8
     assert (tmp_path / "heavy-cars.ndjson").stat().st_size > 0
+
+
+def test_the_progress_line_shows_on_a_terminal_only(tmp_path: Path) -> None:
+    from tests.ptyrun import run_in_pty, terminal_env
+
+    server = _SlowStomp(0.004)  # about 250 messages a second: the line is written every half second
+    try:
+        out = tmp_path / "some.ndjson"
+        shown = run_in_pty(["browse", server.url, "q", "-o", str(out), "--max-count", "400"], terminal_env(PYTHONPATH=str(ROOT)))
+        assert "browsed " in shown and "/s)" in shown
+        assert len(out.read_bytes().splitlines()) == 400
+        piped = jmsctl("browse", server.url, "q", "-o", str(out), "--max-count", "400")
+        assert piped.returncode == 0 and "browsed" not in piped.stderr
+    finally:
+        server.close()
+
+
+def test_a_stalled_jms_browse_ends_in_the_idle_timeout(broker: activemq_broker.Broker) -> None:
+    """The bridge's Feed over an enumeration that never answers (as ActiveMQ's QueueBrowser when the
+    selector throws on a message): the browse ends after the idle timeout, the count said."""
+    import jpype  # type: ignore[import-untyped]
+
+    with brokers.connect(broker.jms_url, QUICK) as conn:
+        @jpype.JImplements("java.util.Enumeration")
+        class Silent:
+            @jpype.JOverride
+            def hasMoreElements(self) -> bool:
+                time.sleep(30)
+                return False
+
+            @jpype.JOverride
+            def nextElement(self) -> Any:
+                return None
+
+        conn.options = brokers.Options(timeout=20, idle_timeout=0.5)  # type: ignore[misc]
+        started = time.monotonic()
+        with pytest.raises(brokers.BrowseStalled, match=r"'weight / 2 = 1250' stalled: nothing for 0.5 s after 0 messages") as stalled:
+            list(conn._lines(conn.bridge.Feed(Silent()), "weight / 2 = 1250"))  # type: ignore[attr-defined]
+        assert stalled.value.count == 0 and time.monotonic() - started < 10

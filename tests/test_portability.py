@@ -66,6 +66,9 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "field_backed_jmsx": ("JMSXDeliveryCount = 2", "W031"),  # a long JMSXDeliveryCount is no int field
     "extra_headers": ("JMSExpiration > 0", "W021"),
     "ibm_whole_false": ("a + 1 > 2 OR b = 1", "W029"),
+    # ActiveMQ's STOMP prefix: the standard rejects the ':'; with it, Strings compare as numbers
+    "conversion_prefix": ("convert_string_expressions:w > 100", "W021"),
+    "convert_string_expressions": None,  # set only by the prefix (conversion_prefix), never by a dialect itself
 }
 # Differences the issue names that are not switches of their own (literal reading lives in 'evaluation').
 MORE = (("x = 0xFFFFFFFF", "W024"), ("-7 / 2 = -3", "W023"), ("n >= 0 AND n = b", "W031"), ("-s BETWEEN -1 AND 1", "W031"),

@@ -27,7 +27,7 @@ from typing import Any
 from jmsctl import selector as sel
 from jmsctl.analysis import difference_kinds, rewrites
 from jmsctl.analysis.difference_kinds import Finding
-from jmsctl.analysis.vacuity import ENCODED
+from jmsctl.analysis.encoded import ENCODED
 from jmsctl.analysis.witness import STANDARD, Candidate, Ingredients, Readings, ingredients, messages
 from jmsctl.diagnostics import Diagnostic, Severity, Span
 from jmsctl.messages.encode import typed_json

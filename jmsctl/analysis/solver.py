@@ -30,7 +30,7 @@ import z3
 
 from jmsctl import selector as sel
 from jmsctl.analysis import smt
-from jmsctl.analysis.vacuity import ENCODED
+from jmsctl.analysis.encoded import ENCODED
 from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.messages.decode import AmbiguousNumber, decode_message
 from jmsctl.messages.encode import message_json
@@ -41,6 +41,9 @@ from jmsctl.selector import nodes as n
 from jmsctl.values import TypedValue, tri_name
 
 DEFAULT_TIMEOUT = 5.0  # seconds per question
+# Terms (AST nodes) the encoder takes: real selectors have tens; building the z3 terms of a generated
+# 100,000-term selector took minutes before the solver's own timeout could start counting.
+MAX_NODES = 2_000
 
 
 @dataclass(frozen=True)
@@ -87,14 +90,17 @@ class WitnessRejected(AssertionError):
 # ----- the questions ---------------------------------------------------------------------------
 
 
-def never(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY) -> Answer:
-    """Proof("never"): no message makes the selector TRUE (W040); else a Witness("selects") it selects."""
-    return _ask([text], dialect, timeout, domain, lambda ts: ts[0][0], lambda v: v[0] == "TRUE", "never", "selects")
+def never(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY, *,
+          probes: int | None = None) -> Answer:
+    """Proof("never"): no message makes the selector TRUE (W040); else a Witness("selects") it selects.
+    ``probes``: messages tried before the solver (default PROBES; 0 when the caller tried its own)."""
+    return _ask([text], dialect, timeout, domain, lambda ts: ts[0][0], lambda v: v[0] == "TRUE", "never", "selects", probes)
 
 
-def always(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY) -> Answer:
+def always(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY, *,
+           probes: int | None = None) -> Answer:
     """Proof("always"): every message is selected, as with no selector (W041); else a Witness("misses")."""
-    return _ask([text], dialect, timeout, domain, lambda ts: z3.Not(ts[0][0]), lambda v: v[0] != "TRUE", "always", "misses")
+    return _ask([text], dialect, timeout, domain, lambda ts: z3.Not(ts[0][0]), lambda v: v[0] != "TRUE", "always", "misses", probes)
 
 
 def equivalent(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, *,
@@ -150,13 +156,22 @@ def _analyzed(text: str, dialect: str) -> n.Node | None:
 
 def _ask(texts: Sequence[str], dialect: str | Sequence[str], timeout: float, domain: smt.Domain,
          counterexample: Callable[[list[smt.Tri]], z3.BoolRef], confirmed: Callable[[Sequence[str]], bool],
-         claim: str, found: str) -> Answer:
+         claim: str, found: str, probes: int | None = None) -> Answer:
     """Look for a message of the domain satisfying ``counterexample``: none is the Proof of ``claim``.
     ``dialect`` is one for every selector, or one per selector (two readings of one text)."""
     each = [dialect] * len(texts) if isinstance(dialect, str) else list(dialect)
     asts = [_analyzed(t, d) for t, d in zip(texts, each, strict=True)]
-    if any(d not in ENCODED for d in each):
-        return _search(texts, asts, each, confirmed, found, domain)
+    encoded = all(d in ENCODED for d in each)
+    budget = SEARCH if not encoded else PROBES if probes is None else probes
+    probed = _probe(texts, asts, each, confirmed, found, domain, budget) if budget else None
+    if probed is not None:
+        return probed
+    if not encoded:
+        names = ", ".join(sorted({d for d in each if d not in ENCODED}))
+        return Unknown(f"the {names} dialect's evaluation is not encoded for the solver, and the bounded search found no witness")
+    size = sum(len(n.walk(a)) for a in asts if a is not None)
+    if size > MAX_NODES:  # the encoding alone would outlast any timeout (a generated 100,000-term selector)
+        return Unknown(f"{size} terms are more than the solver is given ({MAX_NODES}); no proof is claimed")
     ctx_message = smt.Message(domain)
     try:
         tris = [smt.Encoder(ctx_message, ibm=dialects.get(d).ibm_whole_false).selector(ast) for ast, d in zip(asts, each, strict=True)]
@@ -278,24 +293,36 @@ def _engine_verdict(text: str, dialect: str, message: Message) -> str:
         return "FALSE"
 
 
-def _search(texts: Sequence[str], asts: list[n.Node | None], each: Sequence[str], confirmed: Callable[[Sequence[str]], bool],
-            found: str, domain: smt.Domain) -> Answer:
-    """A dialect whose reading is not encoded: the portability lint's bounded search for a witness."""
+PROBES = 64  # messages from the selectors' literals tried before the solver (most witnesses are among them)
+SEARCH = 1500  # the same for a dialect the solver does not encode: all there is
+
+
+def _probe(texts: Sequence[str], asts: list[n.Node | None], each: Sequence[str], confirmed: Callable[[Sequence[str]], bool],
+           found: str, domain: smt.Domain, budget: int) -> Witness | None:
+    """The portability lint's bounded search (messages built from the selectors' own literals),
+    judged by the engine: a witness found here needs no solver."""
     from jmsctl.analysis import witness as w
 
-    ing = w.ingredients(asts)
-    readings = w.Readings(sum(len(n.walk(a)) for a in asts if a is not None) or 1)
-    for candidate in w.messages(" ".join(texts), ing, 1500):
+    compiled = [getattr(sel, "compile")(t, d) for t, d in zip(texts, each, strict=True)]  # noqa: B009 - the selector API's 'compile'
+    for candidate in w.messages(" ".join(texts), w.ingredients(asts), budget):
         message = candidate.message()
-        if not _in_domain(message, domain):
-            continue
-        verdicts = tuple("TRUE" if readings.verdict(t, d, candidate) == "match" else "FALSE" for t, d in zip(texts, each, strict=True))
-        if confirmed(verdicts):
+        if _in_domain(message, domain) and confirmed(_verdicts(compiled, message)):
             doc = message_json(message)
             doc.pop("type", None)
-            return Witness(found, doc, verdicts, tuple(texts))
-    names = ", ".join(sorted({d for d in each if d not in ENCODED}))
-    return Unknown(f"the {names} dialect's evaluation is not encoded for the solver, and the bounded search found no witness")
+            verdicts = _verdicts(compiled, read_witness(doc))
+            if confirmed(verdicts):
+                return Witness(found, doc, verdicts, tuple(texts))
+    return None
+
+
+def _verdicts(compiled: Sequence[sel.Selector], message: Message) -> tuple[str, ...]:
+    out = []
+    for c in compiled:
+        try:
+            out.append(tri_name(c.evaluate(message)))
+        except Exception:  # a broker evaluator models the broker's exception: not delivered
+            out.append("FALSE")
+    return tuple(out)
 
 
 def _in_domain(message: Message, domain: smt.Domain) -> bool:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import netrc
 import os
 
+from jmsctl.brokers.interface import BrokerError
+
 
 def credentials(host: str | None) -> tuple[str | None, str | None]:
     """(user, password), each None when not given anywhere."""
@@ -19,8 +21,10 @@ def credentials(host: str | None) -> tuple[str | None, str | None]:
         return None, None
     try:
         entry = netrc.netrc(path).authenticators(host or "")
-    except (netrc.NetrcParseError, OSError):
-        return None, None  # an unreadable netrc is the user's other tools' business: no login then
+    except netrc.NetrcParseError as exc:
+        raise BrokerError(f"{exc.filename or path}:{exc.lineno or 0}: {exc.msg} (the netrc file, read for the broker's login)") from None
+    except OSError as exc:
+        raise BrokerError(f"{path}: {exc.strerror or exc} (the netrc file, read for the broker's login)") from None
     if entry is None:
         return None, None
     login, _account, secret = entry

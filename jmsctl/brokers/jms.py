@@ -14,9 +14,11 @@ Java thread of its own, so Python takes lines in batches and waits with an idle 
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import glob
 import hashlib
+import math
 import os
 import shutil
 import subprocess
@@ -28,15 +30,15 @@ from typing import Any, TypeVar
 
 import orjson
 
-from jmsctl.brokers import BrokerError, BrowseStalled, Options, SendReport, Target, stalled
+from jmsctl.brokers.interface import BrokerError, BrowseStalled, Options, SendReport, Target, stalled
 from jmsctl.brokers.outgoing import prepare
-from jmsctl.messages.decode import RecordError, decode_message
 from jmsctl.messages.model import BytesValue, Message
-from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING
+from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING, to_f32
 
 SHARE = "/usr/share/java"
 BRIDGE = Path(__file__).parent / "java" / "JmsctlBridge.java"
 BATCH = 512  # lines taken from the bridge per call
+COMMIT_EVERY = 1000  # messages sent per transaction
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,8 @@ _TYPES = {"java.lang.Integer": INT, "java.lang.Long": LONG, "java.lang.Short": S
           "java.lang.Float": FLOAT, "java.lang.Double": DOUBLE, "java.lang.Boolean": BOOLEAN, "java.lang.String": STRING}
 _SETTERS = {BOOLEAN: "setBooleanProperty", BYTE: "setByteProperty", SHORT: "setShortProperty", INT: "setIntProperty",
             LONG: "setLongProperty", FLOAT: "setFloatProperty", DOUBLE: "setDoubleProperty", STRING: "setStringProperty"}
-_MAP_SETTERS = {**{t: s.replace("Property", "") for t, s in _SETTERS.items()}}
+_TYPE_NAMES = {t: t.name.lower() for t in _SETTERS}
+_MAP_SETTERS = {t: s.replace("Property", "") for t, s in _SETTERS.items()}
 _STREAM_WRITERS = {t: s.replace("set", "write").replace("Property", "") for t, s in _SETTERS.items()}
 
 T = TypeVar("T")
@@ -93,7 +96,7 @@ def _start_jvm(target: Target, classpath: list[str]) -> Any:
         if not jpype.isJVMStarted():
             try:
                 jpype.startJVM(classpath=classpath, convertStrings=False)
-            except (OSError, RuntimeError) as exc:  # no JVM found
+            except Exception as exc:  # JVMNotFoundException (a ValueError), JVMNotSupportedException, OSError ...
                 raise BrokerError(f"{target.url}: cannot start a Java VM: {exc}") from None
         # else: one JVM per process (JPype cannot restart one); the jars of a later connection are
         # added through a class loader of its own (_loader).
@@ -145,8 +148,11 @@ def _compiled(target: Target, api: str, classpath: list[str]) -> Path:
         raise BrokerError(f"{target.url}: the JMS transport compiles a small Java class on first use and javac is not on PATH "
                           "(install a JDK: apt-get install default-jdk-headless), or use stomp://HOST:PORT")
     work = cache.with_name(cache.name + f".{os.getpid()}.tmp")
-    work.mkdir(parents=True, exist_ok=True)
-    (work / "JmsctlBridge.java").write_text(source, encoding="utf-8")
+    try:
+        work.mkdir(parents=True, exist_ok=True)
+        (work / "JmsctlBridge.java").write_text(source, encoding="utf-8")
+    except OSError as exc:
+        raise BrokerError(f"{target.url}: cannot compile the JMS bridge in {work.parent}: {exc.strerror or exc} (set XDG_CACHE_HOME)") from None
     done = subprocess.run([javac, "-nowarn", "-cp", os.pathsep.join(classpath), "-d", str(work), str(work / "JmsctlBridge.java")],
                           capture_output=True, text=True, timeout=120, check=False)
     if done.returncode != 0:
@@ -283,48 +289,66 @@ class JmsConnection:
 
     def message(self, line: str) -> Message:
         try:
-            return decode_message(orjson.loads(line))
-        except (orjson.JSONDecodeError, RecordError) as exc:  # a value the dump format cannot hold
-            raise BrokerError(f"{self.target.url}: a message jmsctl cannot represent: {exc}") from None
+            return message_of(orjson.loads(line))
+        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:  # a value the dump format cannot hold
+            raise BrokerError(f"{self.target.url}: a message jmsctl cannot represent: {exc!r}: {line[:200]}") from None
 
     # ----- send --------------------------------------------------------------------------------
 
     def send(self, queue: str, messages: Iterable[Message], report: SendReport) -> None:
+        """Sent in a transacted session committed every COMMIT_EVERY messages: ActiveMQ sends a
+        persistent message outside a transaction synchronously (a round trip each), inside one
+        asynchronously with one synchronous commit. ``report.sent`` counts committed messages only."""
+        session = None
+        assert self.connection is not None
         try:
-            producer = self.session.createProducer(self.session.createQueue(queue))
+            session = self.connection.createSession(True, 0)  # Session.SESSION_TRANSACTED
+            producer = session.createProducer(session.createQueue(queue))
+            pending = 0
             for message in messages:
-                jms, mode, priority, ttl = self._build(message, report)
+                jms, mode, priority, ttl = self._build(session, message, report)
                 producer.send(jms, mode, priority, ttl)
-                report.sent += 1
+                pending += 1
+                if pending == COMMIT_EVERY:
+                    session.commit()
+                    report.sent, pending = report.sent + pending, 0
+            session.commit()
+            report.sent += pending
         except self._error as exc:
             raise BrokerError(f"{self.target.url}: {self.describe(exc)} (after {report.sent} sent)") from None
+        finally:
+            if session is not None:
+                with contextlib.suppress(Exception):
+                    session.close()  # an uncommitted rest is rolled back
 
-    def _build(self, message: Message, report: SendReport) -> tuple[Any, int, int, int]:
+    def _build(self, session: Any, message: Message, report: SendReport) -> tuple[Any, int, int, int]:
         out = prepare(message, False, report.lost)
         message = out.message
-        jms = self._body(message, report)
+        jms = self._body(session, message, report)
         headers = message.headers
         if "JMSType" in headers:
             jms.setJMSType(headers["JMSType"])
         if "JMSCorrelationID" in headers:
             jms.setJMSCorrelationID(headers["JMSCorrelationID"])
         if "JMSReplyTo" in headers:
-            jms.setJMSReplyTo(self._destination(headers["JMSReplyTo"]))
-        for name, (jtype, value) in message.properties.items():
-            try:
-                getattr(jms, _SETTERS[jtype])(name, value)
-            except (self._error, TypeError, OverflowError) as exc:
-                report.lost[f"property {name} (refused by the client: {self.describe(exc) if isinstance(exc, self._error) else exc})"] += 1
+            jms.setJMSReplyTo(self._destination(session, headers["JMSReplyTo"]))
+        props = message.properties
+        if props:  # one call: JmsctlBridge.setProperties reads each value's Java text with its type's valueOf
+            refused = self.bridge.setProperties(jms, list(props), [_TYPE_NAMES[t] for t, _ in props.values()],
+                                                [_java_text(t, v) for t, v in props.values()])
+            for line in str(refused).splitlines() if refused is not None else ():
+                name, _, reason = line.partition("\t")
+                report.lost[f"property {name} (refused by the client: {reason})"] += 1
         mode = 1 if headers.get("JMSDeliveryMode") in (1, "NON_PERSISTENT") else 2
         return jms, mode, headers.get("JMSPriority", 4), out.time_to_live
 
-    def _destination(self, text: str) -> Any:
+    def _destination(self, session: Any, text: str) -> Any:
         if text.startswith("topic://"):
-            return self.session.createTopic(text[len("topic://"):])
-        return self.session.createQueue(text.removeprefix("queue://"))
+            return session.createTopic(text[len("topic://"):])
+        return session.createQueue(text.removeprefix("queue://"))
 
-    def _body(self, message: Message, report: SendReport) -> Any:
-        kind, body, s = message.body_type, message.body, self.session
+    def _body(self, s: Any, message: Message, report: SendReport) -> Any:
+        kind, body = message.body_type, message.body
         if kind == "text":
             return s.createTextMessage(body)
         if kind == "bytes":
@@ -379,6 +403,61 @@ class JmsConnection:
         if connection is not None:
             with contextlib.suppress(Exception):  # best effort: the process ends anyway
                 _timed(self.target, "close", self.options.timeout, connection.close)
+
+
+def _java_text(jtype: Any, v: Any) -> str:
+    """A property value as text that its Java type's parse reads back exactly: repr() of a double
+    (the shortest text that reads back as it), of a float's value (a float32 held exactly in a
+    double: Float.parseFloat rounds it to itself); Java's spelling of NaN and the infinities."""
+    if jtype is STRING:
+        return v  # type: ignore[no-any-return]
+    if jtype is BOOLEAN:
+        return "true" if v else "false"
+    if jtype is FLOAT or jtype is DOUBLE:
+        if v != v:
+            return "NaN"
+        if v in (math.inf, -math.inf):
+            return "Infinity" if v > 0 else "-Infinity"
+        return repr(v)
+    return str(v)
+
+
+_JTYPES = {"int": INT, "long": LONG, "short": SHORT, "byte": BYTE, "float": FLOAT, "double": DOUBLE}
+
+
+def _value(v: Any) -> Any:
+    """A property, map entry or stream item as JmsctlBridge writes it: bare String or boolean, else
+    ``{"type", "value"}`` (floats and doubles as Java's toString, NaN and the infinities as text)."""
+    kind = type(v)
+    if kind is str:
+        return (STRING, v)
+    if kind is bool:
+        return (BOOLEAN, v)
+    t = v["type"]
+    if t == "bytes":
+        return BytesValue(base64.b64decode(v["value"]))
+    jtype = _JTYPES[t]
+    x = v["value"]
+    if jtype is FLOAT:
+        return (FLOAT, to_f32(float(x)))  # Float.toString is the shortest decimal of the float: read back exactly
+    if jtype is DOUBLE:
+        return (DOUBLE, float(x))
+    return (jtype, x)
+
+
+def message_of(obj: dict[str, Any]) -> Message:
+    """One line of JmsctlBridge as a Message, built directly: the bridge writes only well-formed
+    values of the message format, so the dump decoder's checks (a third of a browse's time) are not
+    needed; a value outside it raises KeyError, TypeError or ValueError."""
+    kind, body = obj["type"], obj.get("body")
+    if body is not None:
+        if kind in ("bytes", "object"):
+            body = base64.b64decode(body)
+        elif kind == "map":
+            body = {k: _value(v) for k, v in body.items()}
+        elif kind == "stream":
+            body = [_value(v) for v in body]
+    return Message(obj["headers"], {k: _value(v) for k, v in obj["properties"].items()}, kind, body, source=obj.get("source"))
 
 
 def connect(target: Target, options: Options) -> JmsConnection:

@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from jmsctl.brokers import BrokerError, BrowseStalled, Options, SendReport, Target, stalled
+from jmsctl.brokers.interface import BrokerError, BrowseStalled, Options, SendReport, Target, stalled
 from jmsctl.brokers.outgoing import STOMP_HEADERS, prepare
 from jmsctl.messages.model import Message
 from jmsctl.values import STRING

@@ -66,6 +66,33 @@ public final class JmsctlBridge {
         }
     }
 
+    /** Sets typed properties from their Java text (String.valueOf of the value, read back with the
+     *  type's valueOf, so exactly): one call per message instead of one per property. Returns the
+     *  refused ones, "name TAB reason" a line, or null. */
+    public static String setProperties(Message m, String[] names, String[] types, String[] values) {
+        StringBuilder refused = null;
+        for (int i = 0; i < names.length; i++) {
+            String name = names[i];
+            String v = values[i];
+            try {
+                switch (types[i]) {
+                    case "boolean": m.setBooleanProperty(name, Boolean.parseBoolean(v)); break;
+                    case "byte": m.setByteProperty(name, Byte.parseByte(v)); break;
+                    case "short": m.setShortProperty(name, Short.parseShort(v)); break;
+                    case "int": m.setIntProperty(name, Integer.parseInt(v)); break;
+                    case "long": m.setLongProperty(name, Long.parseLong(v)); break;
+                    case "float": m.setFloatProperty(name, Float.parseFloat(v)); break;
+                    case "double": m.setDoubleProperty(name, Double.parseDouble(v)); break;
+                    default: m.setStringProperty(name, v); break;
+                }
+            } catch (JMSException | RuntimeException e) {
+                if (refused == null) refused = new StringBuilder();
+                refused.append(name).append('\t').append(describe(e)).append('\n');
+            }
+        }
+        return refused == null ? null : refused.toString();
+    }
+
     /** An exception and its causes in one line. */
     public static String describe(Throwable e) {
         StringBuilder out = new StringBuilder();

@@ -122,6 +122,11 @@ def browse(
     """
     if compare_ and selector is None:
         fail("--compare needs --selector (the broker's selection is what is compared)")
+    if compare_:
+        ignored = [name for name, given in (("--where", where is not None), ("--explain", explain), ("-o", output is not None),
+                                            ("--to", target != "ndjson"), ("--max-count", max_count is not None)) if given]
+        if ignored:
+            fail(f"--compare prints its report on stdout and browses every message: {', '.join(ignored)} does not apply to it")
     if explain and where is None:
         fail("--explain needs --where (the local selector it explains)")
     local_dialect = (dialect or Dialect.jakarta).value

@@ -56,12 +56,17 @@ def _decode(parts: list[tuple[str, int]]) -> Mapped:
     return Mapped.build(pieces)
 
 
+_MAY_BE_SELECTOR = re.compile(r"\\u|" + r"\\*".join("selector"), re.IGNORECASE)
+"""'selector' in any case, backslashes anywhere in it (``sel\\ector`` is read 'selector'), or a
+\\u escape, which may spell any letter."""
+
+
 def _may_hold_selector(parts: list[tuple[str, int]]) -> bool:
-    """Whether a logical line may have a selector key or a URI selector option: 'selector' in it
-    in any case, once backslashes are dropped (``sel\\ector`` is read 'selector'), or a \\u escape,
-    which may spell any letter."""
-    raw = "".join(body for body, _ in parts)
-    return "\\u" in raw or "selector" in raw.replace("\\", "").lower()
+    """Whether a logical line may have a selector key or a URI selector option (searched in place:
+    a long line of data is not copied)."""
+    if len(parts) == 1:
+        return _MAY_BE_SELECTOR.search(parts[0][0]) is not None
+    return _MAY_BE_SELECTOR.search("".join(body for body, _ in parts)) is not None
 
 
 def _split(line: Mapped) -> tuple[str, Mapped]:
