@@ -1,5 +1,5 @@
 """Artemis XML benchmark: messages/s and peak memory of the Artemis XML reader next to the NDJSON
-path, on the same messages.
+path, on the same messages; the fmtn/a and ActiveMQ browse readers measured the same way.
 
     python bench/artemis_xml_bench.py                  # about 2 GB of Artemis XML (and the same messages as NDJSON)
     python bench/artemis_xml_bench.py --size-mb 200    # quicker
@@ -11,6 +11,9 @@ cached in --workdir) and the same messages as NDJSON, then runs, each as a separ
 
 - ``xml read``: every record of the XML through ``artemis_xml.read`` (streamed expat, messages built);
 - ``ndjson read``: every record of the NDJSON through the loader (``read_records``), the plain path;
+- ``fmtn-a read`` and ``activemq-browse read``: the same messages written by jmsctl's fmtn/a and
+  browse writers (the browse text holds no property types: its reader's one warning goes to stderr),
+  every record through ``read_records`` (the format sniffed, as a user's command reads it);
 - ``jmsctl filter --count`` on each file, end to end, with the javadoc example selector.
 
 For each it prints wall and CPU seconds, messages and MB per CPU second (CPU time, not wall time:
@@ -25,6 +28,7 @@ import argparse
 import base64
 import io
 import json
+import os
 import subprocess
 import sys
 import time
@@ -38,7 +42,7 @@ import orjson  # noqa: E402
 from childrun import run  # noqa: E402 - bench/: the script's own directory is on sys.path
 
 from jmsctl.messages.encode import message_json  # noqa: E402
-from jmsctl.messages.formats import artemis_xml_writer  # noqa: E402
+from jmsctl.messages.formats import activemq_browse, artemis_xml_writer, fmtn_a_writer  # noqa: E402
 from jmsctl.messages.loader import read_records  # noqa: E402
 from jmsctl.messages.model import Message  # noqa: E402
 from jmsctl.values import BYTE, STRING  # noqa: E402
@@ -66,7 +70,8 @@ def base_messages() -> list[Message]:
 
 
 def generate(xml_path: Path, ndjson_path: Path, size_mb: int) -> int:
-    """The XML document (about size_mb MB) and the same messages as NDJSON; returns the count."""
+    """The XML document (about size_mb MB) and the same messages as NDJSON, fmtn/a JSON and
+    activemq browse text (beside the XML); returns the count."""
     base = base_messages()
     buf = io.BytesIO()
     artemis_xml_writer.write(base, buf, Counter())
@@ -88,6 +93,11 @@ def generate(xml_path: Path, ndjson_path: Path, size_mb: int) -> int:
                 written += len(piece)
                 n += 1
         xml.write(doc[tail_start:])
+    again = [base[i % len(base)] for i in range(len(base))]  # one round; the files below repeat it n times in all
+    with xml_path.with_suffix(".fmtn-a.json").open("wb") as out:
+        fmtn_a_writer.write((again[i % len(again)] for i in range(n)), out, Counter())
+    with xml_path.with_suffix(".browse.txt").open("wb") as out:
+        activemq_browse.write((again[i % len(again)] for i in range(n)), out)
     return n
 
 
@@ -109,8 +119,12 @@ def main() -> None:
         subprocess.run([sys.executable, __file__, "--generate-only", "--size-mb", str(args.size_mb), "--workdir", args.workdir], check=True)
         print(f"generated {xml_path} in {time.perf_counter() - t:.1f} s")
     n = int(count_path.read_text())
+    fmtn_path, browse_path = xml_path.with_suffix(".fmtn-a.json"), xml_path.with_suffix(".browse.txt")
+    if not fmtn_path.exists() or not browse_path.exists():
+        print("the cached files predate the fmtn-a and browse rows: remove them from --workdir to have those rows")
     sizes = {"xml": xml_path.stat().st_size, "ndjson": nd_path.stat().st_size}
-    print(f"{n:,} messages: Artemis XML {sizes['xml'] / 1e6:,.0f} MB, NDJSON {sizes['ndjson'] / 1e6:,.0f} MB")
+    sizes.update({k: p.stat().st_size for k, p in (("fmtn-a", fmtn_path), ("browse", browse_path)) if p.exists()})
+    print(f"{n:,} messages: " + ", ".join(f"{k} {v / 1e6:,.0f} MB" for k, v in sizes.items()) + f"; load average {os.getloadavg()[0]:.1f}")
     py = sys.executable
     jmsctl = [py, "-m", "jmsctl", "filter", SELECTOR, "--count"]
     cases = [
@@ -119,6 +133,11 @@ def main() -> None:
         ("jmsctl filter --count, Artemis XML", "xml", [*jmsctl, str(xml_path)]),
         ("jmsctl filter --count, NDJSON", "ndjson", [*jmsctl, str(nd_path)]),
     ]
+    if "fmtn-a" in sizes and "browse" in sizes:
+        cases += [
+            ("fmtn-a read (read_records)", "fmtn-a", [py, "-c", READ_NDJSON, str(fmtn_path), str(ROOT)]),
+            ("activemq-browse read (read_records)", "browse", [py, "-c", READ_NDJSON, str(browse_path), str(ROOT)]),
+        ]
     rows = []
     print(f"{'what':36} {'wall s':>7} {'CPU s':>7} {'msgs/CPU-s':>10} {'MB/CPU-s':>8} {'peak RSS MB':>11}  output")
     for name, kind, cmd in cases:
@@ -132,6 +151,9 @@ def main() -> None:
         print("COUNTS DIFFER between the XML and the NDJSON runs")
     print(f"XML read / NDJSON read: {rows[0]['msgs_per_cpu_s'] / rows[1]['msgs_per_cpu_s']:.2f}x the messages per CPU second; "
           f"filter: {rows[2]['msgs_per_cpu_s'] / rows[3]['msgs_per_cpu_s']:.2f}x")
+    for row in rows[4:]:
+        print(f"{row['what'].split(' (')[0]} / NDJSON read: {row['msgs_per_cpu_s'] / rows[1]['msgs_per_cpu_s']:.2f}x the messages per CPU second")
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
     if args.json:
         print(json.dumps(rows, indent=1))
 

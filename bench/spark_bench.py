@@ -315,7 +315,7 @@ def timed_tree(cmd: list[str], stdout: Path, env: dict[str, str]) -> tuple[float
     seen: dict[int, float] = {}
     with stdout.open("wb") as out:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, env=env)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, env=env, cwd=HERE.parent)
         while proc.poll() is None:
             seen.update(_tree_cpu(proc.pid))
             time.sleep(0.1)
@@ -327,14 +327,20 @@ def timed_tree(cmd: list[str], stdout: Path, env: dict[str, str]) -> tuple[float
 
 
 def break_even(name: str, spark: dict[int, float], local: dict[int, float], small: int, large: int) -> str:
+    """A straight line t = start-up + n x per message through two sizes, for Spark and for filter:
+    the size where Spark's start-up stops dominating (the messages cost as much as the start-up),
+    and where Spark breaks even with filter (never, when each message costs Spark more)."""
     per_local = (local[large] - local[small]) / (large - small)
     per_spark = (spark[large] - spark[small]) / (large - small)
     start_local, start_spark = local[small] - per_local * small, spark[small] - per_spark * small
     line = (f"{name}: start-up {start_spark:.1f} s (filter: {start_local:.1f} s), {per_spark * 1e6:.2f} us a message "
             f"(filter: {per_local * 1e6:.2f} us)")
+    if per_spark <= 0:
+        return f"{line}; too noisy to fit (a larger size costs less): run again with --repeat"
+    line += f"; start-up stops dominating at about {start_spark / per_spark:,.0f} messages"
     if per_spark < per_local:
-        return f"{line}; breaks even at about {(start_spark - start_local) / (per_local - per_spark):,.0f} messages"
-    return f"{line}; never breaks even: each message costs Spark more than filter --jobs 2"
+        return f"{line}; breaks even with filter at about {(start_spark - start_local) / (per_local - per_spark):,.0f} messages"
+    return f"{line}; never breaks even with filter --jobs 2 (each message costs Spark more)"
 
 
 def end_to_end(workdir: Path, sizes: list[int], selector: str, repeat: int) -> int:
@@ -389,9 +395,10 @@ def end_to_end(workdir: Path, sizes: list[int], selector: str, repeat: int) -> i
             return 1
     print(f"load average after: {os.getloadavg()[0]:.1f}")
     for what, table in (("wall", walls), ("CPU", cpus)):
-        print(f"break-even by {what} time (t = start-up + n x per message, through {sizes[0]:,} and {sizes[-1]:,} messages):")
+        small = sizes[-2] if len(sizes) > 1 else sizes[0]  # the two largest: the smallest is all start-up and noise
+        print(f"by {what} time (t = start-up + n x per message, through {small:,} and {sizes[-1]:,} messages):")
         for name in ("spark filter, NDJSON", "spark filter, parquet"):
-            print("  " + break_even(name, table[name], table["filter --jobs 2"], sizes[0], sizes[-1]))
+            print("  " + break_even(name, table[name], table["filter --jobs 2"], small, sizes[-1]))
     return 0
 
 

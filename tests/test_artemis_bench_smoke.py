@@ -1,5 +1,6 @@
-"""Smoke test of bench/artemis_xml_bench.py on a 1 MB document: it runs, the XML and NDJSON paths
-read and select the same messages, every row has a positive rate. No timing assertions."""
+"""Smoke test of bench/artemis_xml_bench.py on a 1 MB document: it runs, the XML, NDJSON, fmtn/a and
+browse paths read the same messages (XML and NDJSON select the same), every row has a positive
+rate. No timing assertions."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ def test_artemis_xml_bench_runs_and_agrees(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stdout + r.stderr
     assert "COUNTS DIFFER" not in r.stdout
     rows = json.loads(r.stdout[r.stdout.index("\n[") :])
-    assert len(rows) == 4 and all(row["msgs_per_cpu_s"] > 0 and row["peak_rss_mb"] > 0 for row in rows)
+    assert len(rows) == 6 and all(row["msgs_per_cpu_s"] > 0 and row["peak_rss_mb"] > 0 for row in rows)
     assert rows[0]["output"] == rows[1]["output"] and rows[0]["output"].endswith(" 0")  # every message read, none rejected
     assert rows[2]["output"] == rows[3]["output"]
+    assert rows[4]["what"].startswith("fmtn-a") and rows[5]["what"].startswith("activemq-browse")
+    assert rows[4]["output"] == rows[5]["output"] == rows[1]["output"]

@@ -303,3 +303,33 @@ def test_damaged_documents_give_records_or_one_input_error(flips, cut):
     except InputError:
         return
     assert all((r.message is None) != (r.error is None) and r.location.startswith("t.xml:") for r in recs)
+
+
+def test_property_values_off_the_short_way_read_and_fail_as_before() -> None:
+    """The short way takes unsigned ASCII digits within range and 'true'/'false'; every other
+    spelling goes the careful way, with its words."""
+    def one(value: str, kind: str):
+        [rec] = read(export(message(url64(core_text("x")), f'\n            <property name="p" value="{value}" type="{kind}"/>'), BINDINGS))
+        return rec
+    assert one("+5", "integer").message.properties["p"] == (INT, 5)
+    assert one("-2147483648", "integer").message.properties["p"] == (INT, -2**31)
+    assert one("007", "short").message.properties["p"] == (SHORT, 7)
+    assert one("True", "boolean").message.properties["p"] == (BOOLEAN, True)
+    assert "2147483648 is outside the range of int" in str(one("2147483648", "integer").error)
+    assert "128 is outside the range of byte" in str(one("128", "byte").error)
+    assert "not an int" in str(one("\u0663", "integer").error)  # a digit, but not an ASCII one
+    assert "not an int" in str(one(" 5", "integer").error)
+    assert "a boolean is true or false" in str(one("yes", "boolean").error)
+
+
+def test_a_message_element_inside_a_message_does_not_end_it() -> None:
+    inner = '\n            <message id="9"><body/></message>\n            <property name="after" value="1" type="integer"/>'
+    recs = read(export(message(url64(core_text("outer")), inner) + message(url64(core_text("next"))), BINDINGS))
+    assert [r.message.body for r in recs] == ["outer", "next"]
+    assert recs[0].message.properties["after"] == (INT, 1)
+
+
+def test_a_message_in_another_wrapper_is_read_not_dropped() -> None:
+    """A <message> one level deeper than the exporter writes it: read as a message, not lost."""
+    doc = export("\n      <wrapper>" + message(url64(core_text("deep"))) + "\n      </wrapper>" + message(url64(core_text("next"))), BINDINGS)
+    assert [r.message.body for r in read(doc)] == ["deep", "next"]

@@ -267,13 +267,26 @@ def _leaf(node: n.Node, index: dict[str, int]) -> Callable[[list[list[Any]]], Ma
                     compare = (COMPARATORS[op], lit.value[1], lit.value[0] is DOUBLE)
         one = _single(name, fn, compare)
 
+        memo: dict[type, tuple[dict[Any, int], dict[Any, int], dict[Any, int]]] = {str: ({}, {}, {}), int: ({}, {}, {})}
+
         def single(columns: list[list[Any]]) -> Masks:
             col = columns[at]
-            if strings is not None and list(map(type, col)).count(str) == len(col):
-                within = bytes(map(strings[2].__contains__, col))
-                ones = _bits(b"\x01" * len(col))
-                hit = _bits(within)
-                return (hit, ones ^ hit, 0) if strings[1] else (ones ^ hit, hit, 0)
+            first = type(col[0]) if col else None
+            if first in memo and list(map(type, col)).count(first) == len(col):  # a column of Strings, or of bare integers
+                if strings is not None and first is str:
+                    hit = _bits(bytes(map(strings[2].__contains__, col)))
+                    ones = _bits(b"\x01" * len(col))
+                    return (hit, ones ^ hit, 0) if strings[1] else (ones ^ hit, hit, 0)
+                if compare is None or first is str:
+                    # the verdict per distinct value (a Python str or int: no 1.0, True or -0.0 among them)
+                    tm, fm, am = memo[first]
+                    if len(tm) > _MEMO_LIMIT:
+                        for m in (tm, fm, am):
+                            m.clear()
+                    for v in set(col).difference(tm):
+                        r = _evaluate(fn, names, (v,))
+                        tm[v], fm[v], am[v] = _TRUE_BYTE[r], _FALSE_BYTE[r], _ASK_BYTE[r]
+                    return _bits(bytes(map(tm.__getitem__, col))), _bits(bytes(map(fm.__getitem__, col))), _bits(bytes(map(am.__getitem__, col)))
             out = one([col])
             if type(out) is tuple:
                 return out

@@ -107,6 +107,12 @@ def _decode_typed(obj: dict[str, Any], where: str) -> TypedValue:
     jt = JType.from_name(name) if isinstance(name, str) and name in _TYPE_NAMES else None
     if jt is None:
         raise RecordError(where, f"unknown type {name!r}; expected one of {', '.join(_TYPE_NAMES)}")
+    return decode_as(jt, v, where)
+
+
+def decode_as(jt: JType, v: Any, where: str) -> TypedValue:
+    """A JSON value given as the Java type ``jt`` (a typed value's ``value``, or a value in a map
+    that names its type, as fmtn/a's): the checks of a typed value, without building one."""
     if jt is BOOLEAN:
         if type(v) is not bool:
             raise RecordError(where, f"a boolean value must be true or false, not {v!r}")

@@ -172,7 +172,10 @@ class _Parser:
     # inside a message: most elements are properties
     def _start_in(self, tag: str, attrs: dict[str, str]) -> None:
         if tag == "property":
-            self.props.append((attrs.get("name", ""), attrs.get("value", ""), attrs.get("type")))
+            try:  # subscripts: cheaper than three get calls, and a property has its three attributes
+                self.props.append((attrs["name"], attrs["value"], attrs["type"]))
+            except KeyError:
+                self.props.append((attrs.get("name", ""), attrs.get("value", ""), attrs.get("type")))
         elif tag == "queue":
             self.msg.queues.append(attrs.get("name", ""))  # type: ignore[union-attr]
         elif tag == "body":
@@ -355,9 +358,10 @@ def _properties(msg: Pending, headers: dict[str, Any]) -> tuple[dict[str, TypedV
     source: dict[str, Any] = {}
     internal: list[str] = []
     for raw_name, text, kind in msg.properties:
-        jt = PROPERTY_TYPES.get(kind, _UNKNOWN)  # type: ignore[arg-type]  # the writer's spelling, else any case
-        if jt is _UNKNOWN:
-            jt = _property_type(raw_name, kind)
+        try:
+            jt = PROPERTY_TYPES[kind]  # type: ignore[index]  # the writer's spelling
+        except KeyError:
+            jt = _property_type(raw_name, kind)  # any case, or the error
         name = raw_name
         if raw_name[:1] == "_":
             name = JMSX_PROPERTIES.get(raw_name, raw_name)
@@ -389,9 +393,6 @@ def _properties(msg: Pending, headers: dict[str, Any]) -> tuple[dict[str, TypedV
     if internal:
         source["internal"] = internal
     return properties, tuple(nulls), source
-
-
-_UNKNOWN: Any = object()  # a type attribute not spelled as the writer spells it
 
 
 def _property_type(name: str, kind: str | None) -> JType | None:

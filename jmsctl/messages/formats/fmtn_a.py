@@ -16,12 +16,13 @@ import re
 from collections.abc import Iterator
 from typing import IO, Any
 
-from jmsctl.messages.decode import AmbiguousNumber, RecordError, decode_value
+from jmsctl.messages.decode import AmbiguousNumber, RecordError, decode_as
 from jmsctl.messages.formats import FORMAT_DOC, Format, ReadOptions, first_line_start, fmtn_a_writer
 from jmsctl.messages.formats.jsonstream import NotAnArray, elements
 from jmsctl.messages.jsontext import JSONError, parse_json, parse_json_exact
 from jmsctl.messages.model import Message
 from jmsctl.messages.records import Record, duplicate_key_error, record_too_large
+from jmsctl.values import JType
 
 NAME = "fmtn-a"
 
@@ -30,6 +31,7 @@ TYPED_MAPS = {
     "stringProperties": "string", "intProperties": "int", "longProperties": "long", "floatProperties": "float",
     "doubleProperties": "double", "boolProperties": "boolean", "shortProperties": "short", "byteProperties": "byte",
 }
+_MAP_TYPES: dict[str, JType] = {key: JType[name.upper()] for key, name in TYPED_MAPS.items()}
 OBJECT_MAP = "objectProperties"  # name -> base64 of a Java-serialized object: kept as bytes, never deserialized
 HEADERS = ("JMSCorrelationID", "JMSMessageID", "JMSType", "JMSDeliveryMode", "JMSExpiration", "JMSRedelivered", "JMSTimestamp", "JMSPriority")
 BODY_TYPES = {"TextMessage": "text", "BytesMessage": "bytes", "ObjectMessage": "object", "": "message"}
@@ -96,14 +98,14 @@ def decode_dump(obj: Any, index: int) -> Message:
     headers = _headers(obj)
     properties: dict[str, Any] = {}
     nulls: list[str] = []
-    for key, jtype in TYPED_MAPS.items():
+    for key, jtype in _MAP_TYPES.items():
         for prop, value in _map(obj, key).items():
             if prop in properties or prop in nulls:
                 raise RecordError(f"{key}.{prop}", "the property is also in another typed map: a message has one value per name")
             if value is None:
                 nulls.append(prop)
                 continue
-            properties[prop] = decode_value({"type": jtype, "value": value}, f"{key}.{prop}")
+            properties[prop] = decode_as(jtype, value, f"{key}.{prop}")
     source: dict[str, Any] = {"format": NAME, "index": index}
     objects = _map(obj, OBJECT_MAP)
     if objects:  # our value model has no object property: kept where selectors do not look

@@ -7,11 +7,18 @@ element before the break."""
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO
 
-_OUTSIDE = re.compile(rb'[\[\]{}",]')  # what changes the structure outside a string
+_P = b"+" if sys.version_info >= (3, 11) else b""  # possessive runs: no backtracking entry per byte of a string
+_OUTSIDE = re.compile(rb'"[^"\\]*' + _P + rb'(?:\\.[^"\\]*' + _P + rb')*' + _P + rb'("?)|[\[\]{},]')
+"""What changes the structure outside a string; a string is taken whole, in one match (group 1 is
+its closing quote, empty when the chunk ends inside it)."""
+_NESTED = re.compile(rb'(?:[^"\[\]{}]+' + _P + rb'|"[^"\\]*' + _P + rb'(?:\\.[^"\\]*' + _P + rb')*' + _P + rb'")*' + _P)
+"""Inside an element (depth 2 and more), what does not change the depth: everything up to the next
+bracket or a string the chunk cuts, in one match."""
 _INSIDE = re.compile(rb'["\\]')  # what ends a string or escapes its next byte
 _WHITE = b" \t\r\n"
 CHUNK = 1 << 16
@@ -109,13 +116,21 @@ class _Scan:
                 self.in_string = False
                 pos = m.end()
                 continue
+            if self.depth > 1:  # inside an element: only brackets matter
+                pos = _NESTED.match(chunk, pos).end()  # type: ignore[union-attr]  # (matches the empty string)
+                if pos == n:
+                    break
+                if chunk[pos] == 0x22:  # '"': a string the chunk's end cuts
+                    self.in_string = True
+                    pos += 1
+                    continue
             m = _OUTSIDE.search(chunk, pos)
             if m is None:
                 break
-            c, at = m.group(), m.start()
-            pos = m.end()
+            at, pos = m.start(), m.end()
+            c = chunk[at : at + 1]
             if c == b'"':
-                self.in_string = True
+                self.in_string = not m.group(1)  # cut by the chunk's end: go on there
             elif c in (b"[", b"{"):
                 self.depth += 1
             elif c in (b"]", b"}"):

@@ -6,6 +6,7 @@ trailing backslashes, key ended by '=', ':' or white space, escapes (\\uXXXX, \\
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from jmsctl.scan.extractors import Extractor, selector_key, uri
 from jmsctl.scan.found import Found, Mapped
@@ -18,12 +19,8 @@ def _logical_lines(text: str) -> list[list[tuple[str, int]]]:
     """Each logical line as (physical part, its file offset) pairs; continuation parts lose their
     leading white space, as Properties.load does."""
     out: list[list[tuple[str, int]]] = []
-    pos = 0
     current: list[tuple[str, int]] = []
-    for line in text.splitlines(keepends=True):
-        body = line.rstrip("\r\n")
-        start = pos
-        pos += len(line)
+    for body, start in _lines(text):
         if current:
             stripped = body.lstrip(" \t\f")
             start += len(body) - len(stripped)
@@ -42,6 +39,20 @@ def _logical_lines(text: str) -> list[list[tuple[str, int]]]:
     return out
 
 
+_LINE_END = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")  # str.splitlines's line ends
+
+
+def _lines(text: str) -> Iterator[tuple[str, int]]:
+    """Each line as ``text.splitlines()`` cuts them, without a CR or LF ending it, and its offset;
+    sliced one at a time (a list of every line would copy the whole file once more)."""
+    pos = 0
+    for m in _LINE_END.finditer(text):
+        yield text[pos : m.start() if m.group() in ("\r\n", "\r", "\n") else m.end()], pos
+        pos = m.end()
+    if pos < len(text):
+        yield text[pos:], pos
+
+
 def _decode(parts: list[tuple[str, int]]) -> Mapped:
     pieces: list[tuple[str, int, int]] = []
     for body, at in parts:
@@ -56,12 +67,17 @@ def _decode(parts: list[tuple[str, int]]) -> Mapped:
     return Mapped.build(pieces)
 
 
+_MAY_BE_SELECTOR = re.compile(r"\\u|" + r"\\*".join("selector"), re.IGNORECASE)
+"""'selector' in any case, backslashes anywhere in it (``sel\\ector`` is read 'selector'), or a
+\\u escape, which may spell any letter."""
+
+
 def _may_hold_selector(parts: list[tuple[str, int]]) -> bool:
-    """Whether a logical line may have a selector key or a URI selector option: 'selector' in it
-    in any case, once backslashes are dropped (``sel\\ector`` is read 'selector'), or a \\u escape,
-    which may spell any letter."""
-    raw = "".join(body for body, _ in parts)
-    return "\\u" in raw or "selector" in raw.replace("\\", "").lower()
+    """Whether a logical line may have a selector key or a URI selector option (searched in place:
+    a long line of data is not copied)."""
+    if len(parts) == 1:
+        return _MAY_BE_SELECTOR.search(parts[0][0]) is not None
+    return _MAY_BE_SELECTOR.search("".join(body for body, _ in parts)) is not None
 
 
 def _split(line: Mapped) -> tuple[str, Mapped]:
