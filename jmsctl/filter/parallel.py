@@ -46,7 +46,16 @@ _BOM = b"\xef\xbb\xbf"
 
 
 def available() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods()
+    """Workers are forked (they inherit the compiled selector). Not beside a JVM that JPype started
+    in this process (a live broker's client, jmsctl/brokers/jms.py): its threads hold malloc's and
+    their own locks at any moment, and a child forked then hung for good in its first allocation
+    (seen in the test run). The caller then reads the file in this process instead."""
+    return "fork" in multiprocessing.get_all_start_methods() and not _jvm_in_process()
+
+
+def _jvm_in_process() -> bool:
+    jpype = sys.modules.get("jpype")
+    return bool(jpype is not None and getattr(jpype, "isJVMStarted", lambda: False)())
 
 
 def _line_start_at_or_after(fd: int, pos: int, size: int) -> int:
