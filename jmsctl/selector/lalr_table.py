@@ -5,7 +5,7 @@ costs nothing to compile, and Python compiles this module at each start where no
 """
 
 TABLE = r"""{
-"grammar_sha256": "4b8921135f94a3d1f28d4a4aa35b95c037541e45916b2532e4dc936a7a6853f3",
+"grammar_sha256": "373a72fedb3c578a62412e4993e52a8c24e20a9facda1b46ae314fe0a0fea110",
 "start": 0, "end": 15,
 "rules": [
 {"alias": "and_", "expansion": [["and_expr", false, false], ["AND", true, false], ["not_expr", false, false]], "options": {"empty_indices": [], "expand1": true, "keep_all_tokens": false, "priority": null, "template_source": null}, "order": 1, "origin": "and_expr"},
