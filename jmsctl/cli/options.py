@@ -106,3 +106,18 @@ def property_types() -> Any:
         None, "--types", metavar="SCHEMA.json", callback=_types_file,
         help="Property name -> type (the validate --schema format), to type the properties of an untyped dump (activemq-browse).",
     )
+
+
+def writer_format(name: str) -> Any:
+    """The dump format ``--to`` names, which jmsctl must be able to write; one error line otherwise."""
+    from jmsctl.cli.errors import fail
+    from jmsctl.messages import formats
+    from jmsctl.messages.loader import InputError
+
+    try:
+        fmt = formats.get(name)
+    except InputError as exc:
+        fail(str(exc))
+    if fmt.write is None:
+        fail(f"jmsctl does not write {fmt.name}; --to takes {', '.join(n for n, f in formats.registry().items() if f.write)}")
+    return fmt

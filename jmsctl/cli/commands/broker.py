@@ -22,7 +22,7 @@ import typer
 from jmsctl import brokers
 from jmsctl import selector as sel
 from jmsctl.cli.errors import fail, say
-from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, max_record_size
+from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, max_record_size, writer_format
 from jmsctl.cli.render import Source, console, is_terminal, print_full
 from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.messages import formats
@@ -136,12 +136,7 @@ def browse(
         assert selector is not None
         _compare(url, queue, selector, dialect.value if dialect else None, options)
         return
-    try:
-        fmt = formats.get(target)
-    except InputError as exc:
-        fail(str(exc))
-    if fmt.write is None:
-        fail(f"jmsctl does not write {fmt.name}; --to takes {', '.join(n for n, f in formats.registry().items() if f.write)}")
+    fmt = writer_format(target)
     try:
         out = open_output(output)
     except OutputError as exc:

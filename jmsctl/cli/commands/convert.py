@@ -18,8 +18,7 @@ from typing import Optional
 import typer
 
 from jmsctl.cli.errors import fail, say
-from jmsctl.cli.options import from_format, max_record_size
-from jmsctl.messages import formats
+from jmsctl.cli.options import from_format, max_record_size, writer_format
 from jmsctl.messages.loader import InputError, read_records
 from jmsctl.messages.model import Message
 from jmsctl.messages.rejections import Rejections
@@ -40,12 +39,7 @@ def convert(
     max_size: int = max_record_size(),
 ) -> None:
     """Convert message dumps to NDJSON, fmtn/a JSON or Artemis XML. Exit 0 converted, 2 any error."""
-    try:
-        fmt = formats.get(target)
-    except InputError as exc:
-        fail(str(exc))
-    if fmt.write is None:
-        fail(f"jmsctl does not write {fmt.name}; --to takes {', '.join(n for n, f in formats.registry().items() if f.write)}")
+    fmt = writer_format(target)
     try:
         out = open_output(output)
     except OutputError as exc:
