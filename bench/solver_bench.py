@@ -6,6 +6,7 @@
     python bench/solver_bench.py --compare 300        # also z3 against cvc5 on the same formulas (SMT-LIB text)
     python bench/solver_bench.py --json               # machine-readable results
     python bench/solver_bench.py --no-questions --pairs 100   # only the overlap matrix
+    python bench/solver_bench.py --no-questions --max-seconds 600   # the matrix, stopped after 10 minutes
 
 The selectors: every distinct selector of tests/conformance (the Jakarta corpus and the two
 brokers' measurements) that the standard accepts. Per selector: ``solver.never`` (W040) and
@@ -13,6 +14,8 @@ brokers' measurements) that the standard accepts. Per selector: ``solver.never``
 (``vacuity.diagnostics``: probe messages first, the solver only for what they leave open). Then
 ``solver.overlap`` for every pair of the first ``--pairs`` selectors (a fixed shuffle). For each:
 the answers (proof, witness, unknown), median, 99th percentile and maximum wall time per question.
+The matrix prints a progress line (the figures so far) on stderr every ``--progress`` pairs, and
+stops at ``--max-seconds`` or Ctrl-C with the figures of the pairs it measured (and says so).
 
 ``--compare N``: the first N selectors' W040 question as the solver sends it (each subproblem of
 the split by numeric group), written as SMT-LIB by z3 and solved by z3 and by cvc5 (``pip install
@@ -23,6 +26,7 @@ The load average is printed before and after: this machine is shared.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import os
@@ -60,12 +64,12 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - t0, out
 
 
-def summary(name: str, times: list[float], outcomes: Counter[str]) -> dict[str, Any]:
+def summary(name: str, times: list[float], outcomes: Counter[str], **extra: Any) -> dict[str, Any]:
     ordered = sorted(times)
     p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))] if ordered else 0.0
     return {"question": name, "count": len(times), "median_ms": 1000 * statistics.median(ordered) if ordered else 0.0,
             "p99_ms": 1000 * p99, "max_ms": 1000 * (ordered[-1] if ordered else 0.0), "total_s": sum(times),
-            "answers": dict(outcomes)}
+            "answers": dict(outcomes), **extra}
 
 
 def kind(answer: solver.Answer) -> str:
@@ -92,17 +96,43 @@ def run_questions(texts: list[str], timeout: float) -> list[dict[str, Any]]:
     return out
 
 
-def run_pairs(texts: list[str], count: int, timeout: float) -> dict[str, Any]:
+def run_pairs(texts: list[str], count: int, timeout: float, max_seconds: float = 0.0, every: int = 500) -> dict[str, Any]:
+    """``solver.overlap`` on every pair of ``count`` selectors (a fixed shuffle), in the order
+    ``jmsctl overlap`` asks them. Progress and the figures so far go to stderr every ``every``
+    pairs; past ``max_seconds`` (or on Ctrl-C) it stops and reports what it measured."""
     chosen = texts[:]
     random.Random(21).shuffle(chosen)
     chosen = chosen[:count]
-    times, outcomes = [], Counter[str]()
-    for i, a in enumerate(chosen):
-        for b in chosen[i + 1 :]:
+    pairs = list(itertools.combinations(chosen, 2))
+    name = f"overlap, every pair of {len(chosen)} selectors"
+    times: list[float] = []
+    outcomes: Counter[str] = Counter()
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    stopped = None
+    try:
+        for a, b in pairs:
+            if max_seconds and time.perf_counter() - wall0 > max_seconds:
+                stopped = f"--max-seconds {max_seconds:g} reached"
+                break
             dt, answer = timed(lambda a=a, b=b: solver.overlap(a, b, "jakarta", timeout))
             times.append(dt)
             outcomes[kind(answer)] += 1
-    return summary(f"overlap, every pair of {len(chosen)} selectors", times, outcomes)
+            if every and len(times) % every == 0:
+                progress(summary(name, times, outcomes), len(pairs), wall0, cpu0)
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    row = summary(name, times, outcomes, pairs=len(pairs), wall_s=time.perf_counter() - wall0, cpu_s=time.process_time() - cpu0)
+    if stopped:
+        row["stopped"] = f"{stopped} after {len(times)} of {len(pairs)} pairs"
+    return row
+
+
+def progress(row: dict[str, Any], total: int, wall0: float, cpu0: float) -> None:
+    """One line on stderr: pairs done, time so far, the figures so far."""
+    sys.stderr.write(f"[{time.strftime('%H:%M:%S')}] {row['count']}/{total} pairs, {time.perf_counter() - wall0:.0f} s wall "
+                     f"{time.process_time() - cpu0:.0f} s CPU, load {os.getloadavg()[0]:.1f}: median {row['median_ms']:.1f} ms, "
+                     f"p99 {row['p99_ms']:.0f} ms, {row['answers']}\n")
+    sys.stderr.flush()
 
 
 def smtlib_parts(text: str) -> list[str]:
@@ -189,6 +219,9 @@ def main() -> None:
     ap.add_argument("--compare", type=int, default=0, help="also z3 against cvc5 on the first N selectors' W040 formulas")
     ap.add_argument("--limit", type=int, default=0, help="only the first N selectors (default all)")
     ap.add_argument("--no-questions", action="store_true", help="skip the per-selector questions (only --pairs / --compare)")
+    ap.add_argument("--max-seconds", type=float, default=0.0,
+                    help="stop the overlap matrix after this many seconds and report the pairs measured (default: no limit)")
+    ap.add_argument("--progress", type=int, default=500, help="a progress line on stderr every N pairs (default 500; 0 none)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     texts = corpus()
@@ -197,7 +230,7 @@ def main() -> None:
     load_before = os.getloadavg()
     rows = [] if args.no_questions else run_questions(texts, args.timeout)
     if args.pairs:
-        rows.append(run_pairs(texts, args.pairs, args.timeout))
+        rows.append(run_pairs(texts, args.pairs, args.timeout, args.max_seconds, args.progress))
     if args.compare:
         rows += run_compare(texts, args.compare, args.timeout)
     doc = {"selectors": len(texts), "timeout_s": args.timeout, "load_before": load_before, "load_after": os.getloadavg(), "rows": rows}
@@ -213,6 +246,8 @@ def main() -> None:
             continue
         print(f"{r['question']:52} {r['count']:>7} {r['median_ms']:>7.1f}ms {r['p99_ms']:>7.1f}ms {r['max_ms']:>7.0f}ms "
               f"{r['total_s']:>7.1f}s  {r['answers']}")
+        if "wall_s" in r:
+            print(f"{'':52} wall {r['wall_s']:.1f} s, CPU {r['cpu_s']:.1f} s" + (f"; {r['stopped']}" if "stopped" in r else ""))
 
 
 if __name__ == "__main__":
