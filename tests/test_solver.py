@@ -103,6 +103,8 @@ def test_nan_and_negative_zero_are_in_the_domain():
     ("s = 'a' AND s LIKE 'b%'", "never"),
     ("s IN ('a') AND s NOT LIKE '%'", "never"),
     ("x > y AND x = 'a' AND y = 'b'", "never"),  # String ordering is FALSE
+    ("f * 1.5 BETWEEN -JMSDeliveryMode AND t", "never"),  # a String header in arithmetic: never a number
+    ("JMSPriority / 2.5 = JMSType", "never"),
 ])
 def test_w040_claims(text, claim):
     assert solver.never(text, timeout=TIMEOUT) == solver.Proof(claim)
@@ -400,16 +402,22 @@ def test_overlap_over_disjoint_names_is_unknown_when_one_alone_is(monkeypatch):
     leaves the pair unknown (the reason names it)."""
     solver._PREPARED.clear()
     real = solver.never
-    hard = "a * a = 7 + b"
+    hard = "a * 2 = b + 4"
 
     def gives_up(text, *args, **kwargs):
         return solver.Unknown("the solver gave up (timeout)") if text == hard else real(text, *args, **kwargs)
 
     monkeypatch.setattr(solver, "never", gives_up)
     monkeypatch.setattr(solver, "ALONE", 0)  # no probe finds a message for it either
+    monkeypatch.setattr(solver, "DEEP", 0)
     answer = solver.overlap("s = 'x'", hard, timeout=TIMEOUT)
     assert isinstance(answer, solver.Unknown) and hard in answer.reason
     assert solver.overlap("s = 'x' AND s = 'y'", hard, timeout=TIMEOUT) == solver.Proof("disjoint")  # the other selects nothing
+    # where the solver gives up on a selector alone, the deeper probe search may find what it selects
+    solver._PREPARED.clear()
+    monkeypatch.setattr(solver, "DEEP", 16_384)
+    answer = solver.overlap("s = 'x'", hard, timeout=TIMEOUT)
+    assert answer.result == "overlap" and confirm(answer, ["s = 'x'", hard]) is not None
 
 
 def test_overlap_matrix_agrees_with_the_solver_on_each_pair():

@@ -257,14 +257,23 @@ class Message:
         found = _VALUES.get(name)
         if found is not None:
             return found
+        header = HEADER_TYPES.get(name)
         out = _VALUES[name] = Val()
         out.add(s.is_type(None), K.NULL)
-        out.add(s.is_type(BOOLEAN), K.BOOL, s.b)
-        out.add(z3.Or(s.is_type(BYTE), s.is_type(SHORT), s.is_type(INT)), K.I32, z3.Extract(31, 0, s.i))
-        out.add(s.is_type(LONG), K.I64, s.i)
-        out.add(s.is_type(FLOAT), K.F32, s.f)
-        out.add(s.is_type(DOUBLE), K.F64, s.d)
-        out.add(s.is_type(STRING), K.STR, s.s)
+        # a header has its one type or none (javadoc): its other kinds are left out, not merely
+        # constrained away, so that `-JMSDeliveryMode` is visibly never a number to the solver
+        if header is None or header is BOOLEAN:
+            out.add(s.is_type(BOOLEAN), K.BOOL, s.b)
+        if header is None or header in (BYTE, SHORT, INT):
+            out.add(z3.Or(s.is_type(BYTE), s.is_type(SHORT), s.is_type(INT)), K.I32, z3.Extract(31, 0, s.i))
+        if header is None or header is LONG:
+            out.add(s.is_type(LONG), K.I64, s.i)
+        if header is None or header is FLOAT:
+            out.add(s.is_type(FLOAT), K.F32, s.f)
+        if header is None or header is DOUBLE:
+            out.add(s.is_type(DOUBLE), K.F64, s.d)
+        if header is None or header is STRING:
+            out.add(s.is_type(STRING), K.STR, s.s)
         return out
 
     def read(self, model: z3.ModelRef) -> dict[str, TypedValue | None]:

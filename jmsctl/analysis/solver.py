@@ -140,27 +140,31 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
     if found is not None:
         return found
     if pa.names.isdisjoint(pb.names):  # independent: both TRUE at once exactly when each is TRUE alone
-        first, second = sorted((pa, pb), key=lambda p: (p.never is None, p.size))  # an answer known, or the smaller
-        for p in (first, second):
-            if isinstance(_never(p, timeout), Proof):
+        open_ = [p for p in (pa, pb) if not p.selects]  # a message it selects is known: not "never"
+        given_up = []
+        for p in sorted(open_, key=lambda p: (p.never is None, p.size)):  # an answer known, or the smaller, first
+            answer = _never(p, timeout)
+            if isinstance(answer, Proof):
                 return Proof("disjoint")
+            if isinstance(answer, Unknown):
+                given_up.append(f"{p.text!r} alone: {answer.reason}")
+        if given_up:
+            return Unknown(given_up[0])
         found = _merged(pa, pb)
         if found is not None:
             return found
-        for p in (first, second):
-            answer = _never(p, timeout)
-            if isinstance(answer, Unknown):
-                return Unknown(f"{p.text!r} alone: {answer.reason}")
         # both select a message yet the engine rejects their merge: the solver decides
     found = _probe([pa, pb], _both_true, "overlap", domain, PROBES)
     if found is not None:
         return found
-    for p in sorted((pa, pb), key=lambda p: (p.never is None, p.size)):
-        if isinstance(_never(p, timeout), Proof):
+    for p in sorted((p for p in (pa, pb) if not p.selects), key=lambda p: (p.never is None, p.size)):
+        answer = _never(p, timeout)
+        if isinstance(answer, Proof):
             return Proof("disjoint")
-    found = _merged(pa, pb)  # now with the solver's witnesses
-    if found is not None:
-        return found
+        if isinstance(answer, Witness):
+            found = _merged(pa, pb)  # with the solver's witness
+            if found is not None:
+                return found
     return ask(probes=0)
 
 
@@ -292,32 +296,40 @@ def _encoded(p: _Prepared, message: smt.Message) -> smt.Tri:
 
 
 MERGED = 4  # messages kept per selector to merge with another selector's
-ALONE = 1024  # probe messages per selector alone (once per selector: `(d + .5) > f` needs 66, z3 2 s)
+ALONE = 4_096  # probe messages per selector alone, once (~0.07 s at most; `(d + .5) > f` needs 66, z3 2 s)
+DEEP = 16_384  # the same, once, for a selector the solver gave up on alone (~0.3 s)
 
 
-def _probe_alone(p: _Prepared) -> None:
-    """Look once among the probe messages for a few the selector selects (engine-judged, read back)."""
-    if p.probed:
-        return
-    p.probed = True
+def _probe_alone(p: _Prepared, budget: int | None = None) -> None:
+    """Look among the probe messages for a few the selector selects (engine-judged, read back);
+    once with ALONE messages, or again with a larger ``budget``."""
+    if budget is None:
+        if p.probed:
+            return
+        p.probed, budget = True, ALONE
     from jmsctl.analysis import witness as w
 
-    for candidate in w.messages(p.text, w.ingredients([p.ast]), ALONE):
+    for candidate in w.messages(p.text, w.ingredients([p.ast]), budget):
+        if len(p.selects) >= MERGED:
+            return
         if _verdicts([p.compiled], candidate.message())[0] == "TRUE":
             message = read_witness(_doc(candidate.message()))
-            if _verdicts([p.compiled], message)[0] == "TRUE":
+            if _verdicts([p.compiled], message)[0] == "TRUE" and message not in p.selects:
                 p.selects.append(message)
-                if len(p.selects) >= MERGED:
-                    return
 
 
 def _never(p: _Prepared, timeout: float) -> Answer:
-    """``never`` for the selector, asked once (again only with a longer timeout after an Unknown)."""
+    """``never`` for the selector, asked once (again only with a longer timeout after an Unknown);
+    where the solver gives up, a deeper probe search may still find a message it selects."""
     if p.never is not None and (p.never[0] >= timeout or not isinstance(p.never[1], Unknown)):
         return p.never[1]
     answer = never(p.text, p.dialect, timeout, probes=0 if p.probed else None)
     if isinstance(answer, Witness):
         p.selects.insert(0, read_witness(answer.message))
+    elif isinstance(answer, Unknown) and not p.selects:
+        _probe_alone(p, DEEP)
+        if p.selects:
+            answer = Witness("selects", _doc(p.selects[0]), ("TRUE",), (p.text,))
     p.never = (timeout, answer)
     return answer
 
