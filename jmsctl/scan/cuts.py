@@ -1,25 +1,26 @@
-"""A large file read without its long runs of plain prose: the memory of ``scan`` does not grow
-with the size of a string of data that holds no selector (issue 23).
+"""A large file read without its long runs of plain prose, and never whole: the memory of ``scan``
+does not grow with the size of a string of data that holds no selector (issue 23).
 
-A file of BIG bytes or more is cut, before it is decoded, where it holds three or more aligned
-blocks of BLOCK bytes in a row made only of ASCII letters, digits, spaces, commas and periods and
-without the word 'elect' in any case (the extractors' selector words are built on it: 'selector',
-'messageSelector', 'Selected') nor a word the extractor reads anywhere in a file (its ``keep``:
-'jms', 'activemq'...): every such block but the first and the last of the row is left out, so the text the extractors read keeps at least BLOCK plain characters on each side of a cut.
-Those characters are never syntax in the languages read here (no quote, escape, line end, tag,
-template or comment marker), so a cut inside a string literal, a comment, an XML text or
-attribute, a .properties or YAML value shortens it and changes nothing else: the extractors read
-the same tokens and lines, only the long value is shorter. What the cut text cannot say is
-checked afterwards (``touched``): a selector, its source, or a diagnostic on a line that lost
-characters, and the file is read again whole (memory as before, results exact). Cuts never hold a
-line end, so lines and columns computed from the cut text are the file's; only absolute offsets
-move (``file_offset``).
+A file of BIG bytes or more is read a BLOCK at a time, twice (``read_large``). The first pass
+decides, as a whole read does, whether it is to be scanned (trigger, binary), and finds the plain
+blocks: made only of ASCII letters, digits, spaces, commas and periods, without the word 'elect' in
+any case (the extractors' selector words are built on it: 'selector', 'messageSelector',
+'Selected') nor a word the extractor reads anywhere in a file (its ``keep``: 'jms', 'mq'...). Of
+each row of three or more plain blocks, every block but the first and the last is left out; the
+second pass reads and decodes only the rest, so the text the extractors read keeps at least BLOCK
+plain characters on each side of a cut. Those characters are never syntax in the languages read
+here (no quote, escape, line end, tag, template or comment marker), so a cut inside a string
+literal, a comment, an XML text or attribute, a .properties or YAML value shortens it and changes
+nothing else: the extractors read the same tokens and lines, only the long value is shorter. What
+the cut text cannot say is checked afterwards (``touched``): a selector, its source, or a
+diagnostic on a line that lost characters, and the file is read again whole (memory as before,
+results exact). Cuts never hold a line end, so lines and columns computed from the cut text are the
+file's; only absolute offsets move (``file_offset``).
 
 Not cut: runs of other characters (escapes, punctuation, non-ASCII text), files under BIG. In
-code, a run of BLOCK x 3 plain characters outside any literal or comment (a sequence of words,
-not a program) would be shortened too.
+code, a run of BLOCK x 3 plain characters outside any literal or comment (a sequence of words or
+a one-line table of numbers, not a call) would be shortened too.
 """
-
 from __future__ import annotations
 
 import importlib
