@@ -5,12 +5,15 @@ again whole; --fix and --diff work from the whole file and write it exactly."""
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import os
+import random
 import re
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -150,6 +153,23 @@ def test_triggers_and_binary_files_as_a_whole_read_finds_them() -> None:
     late = b"x.selector=a\n" + DATA.encode() + b"\0"
     assert scan_bytes("a.properties", late) is not None
     assert scan_bytes("a.properties", DATA.encode()) is None and scan_bytes("a.properties", DATA.encode(), whole=True) is None  # no trigger
+
+
+def test_base64_hex_and_uuids_are_cut_too() -> None:
+    rng = random.Random(23)
+    b64 = base64.b64encode(rng.randbytes(SIZE * 3 // 4)).decode()
+    uuids = "-".join(str(uuid.UUID(int=rng.getrandbits(128))) for _ in range(SIZE // 37))
+    for name, text in (
+        ("a.properties", "x.selector=a == 1\ncert=" + b64 + "\ny.selector=b == 2\n"),
+        ("beans.xml", '<beans><property name="messageSelector" value="a == 1"/>\n<cert>' + b64 + "</cert>\n<ids>" + uuids
+                      + '</ids>\n<property name="messageSelector" value="b == 2"/></beans>\n'),
+        ("app.yaml", 'a:\n  selector: "a == 1"\n  cert: ' + b64 + '\n  b:\n    selector: "b == 2"\n'),
+    ):
+        data = text.encode()
+        cut, whole = scan_bytes(name, data), scan_bytes(name, data, whole=True)
+        assert cut is not None and whole is not None and cut.cuts, name
+        assert len(cut.text) < len(whole.text) // 3, name
+        assert _shape(cut, True) == _shape(whole, False) and len(whole.selectors) == 2, name
 
 
 def test_not_utf8_is_read_as_latin1_like_today() -> None:

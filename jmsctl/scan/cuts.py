@@ -1,26 +1,30 @@
-"""A large file read without its long runs of plain prose, and never whole: the memory of ``scan``
+"""A large file read without its long runs of plain data, and never whole: the memory of ``scan``
 does not grow with the size of a string of data that holds no selector (issue 23).
 
 A file of BIG bytes or more is read a BLOCK at a time, twice (``read_large``). The first pass
 decides, as a whole read does, whether it is to be scanned (trigger, binary), and finds the plain
-blocks: made only of ASCII letters, digits, spaces, commas and periods, without the word 'elect' in
-any case (the extractors' selector words are built on it: 'selector', 'messageSelector',
-'Selected') nor a word the extractor reads anywhere in a file (its ``keep``: 'jms', 'mq'...). Of
-each row of three or more plain blocks, every block but the first and the last is left out; the
-second pass reads and decodes only the rest, so the text the extractors read keeps at least BLOCK
-plain characters on each side of a cut. Those characters are never syntax in the languages read
-here (no quote, escape, line end, tag, template or comment marker), so a cut inside a string
-literal, a comment, an XML text or attribute, a .properties or YAML value shortens it and changes
-nothing else: the extractors read the same tokens and lines, only the long value is shorter. What
-the cut text cannot say is checked afterwards (``touched``): a selector, its source, or a
-diagnostic on a line that lost characters, and the file is read again whole (memory as before,
-results exact). Cuts never hold a line end, so lines and columns computed from the cut text are the
-file's; only absolute offsets move (``file_offset``).
+blocks: made only of ASCII letters, digits, spaces, tabs and ``,.-_+/=`` (prose, numbers, hex,
+UUIDs, base64), without the word 'elect' in any case (the extractors' selector words are built on
+it: 'selector', 'messageSelector', 'Selected') nor a word the extractor reads anywhere in a file
+(its ``keep``: 'jms', 'mq'...). Of each row of three or more plain blocks, every block but the
+first and the last is left out; the second pass reads and decodes only the rest, so the text the
+extractors read keeps at least BLOCK plain characters on each side of a cut. No plain character
+opens or closes a string, a comment, a tag or a line, so inside a string literal, a comment, an
+XML text or attribute, a .properties or YAML value a cut only shortens it: the extractors read the
+same tokens and lines. What the cut text cannot say is checked afterwards (``touched``): a
+selector, its source, a diagnostic or a note on a line that lost characters, and the file is read
+again whole (memory as before, results exact). Cuts never hold a line end, so lines and columns
+computed from the cut text are the file's; only absolute offsets move (``file_offset``).
 
-Not cut: runs of other characters (escapes, punctuation, non-ASCII text), files under BIG. In
-code, a run of BLOCK x 3 plain characters outside any literal or comment (a sequence of words or
-a one-line table of numbers, not a call) would be shortened too.
+Not cut: runs of other characters (JSON, escapes, other punctuation, non-ASCII text), files under
+BIG, blocks of a Java or Python file holding a word of ``keep`` (random base64 holds 'jms' or 'mq'
+every few thousand characters, so it stays whole there). In code, outside every literal and
+comment, a run of three blocks of plain characters (a one-line table of numbers, a chain of
+words) would be shortened too; where the two kept blocks meet they could make or unmake a '//'
+that comments out the rest of that line, the one way a cut could change what scan reads on
+other lines.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -33,7 +37,9 @@ from typing import Any, BinaryIO
 
 BLOCK = 1 << 16
 BIG = 1 << 20
-_PLAIN = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,."
+# No quote, escape, line end, tag, entity, template or URI-escape character of any language scan
+# reads; where two kept blocks meet inside a literal or comment they make only more of its text.
+_PLAIN = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \t,.-_+/="
 _WORD = b"elect"
 BOM = b"\xef\xbb\xbf"
 
