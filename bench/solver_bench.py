@@ -96,7 +96,8 @@ def run_questions(texts: list[str], timeout: float) -> list[dict[str, Any]]:
     return out
 
 
-def run_pairs(texts: list[str], count: int, timeout: float, max_seconds: float = 0.0, every: int = 500) -> dict[str, Any]:
+def run_pairs(texts: list[str], count: int, timeout: float, max_seconds: float = 0.0, every: int = 500,
+              answers_to: str | None = None) -> dict[str, Any]:
     """``solver.overlap`` on every pair of ``count`` selectors (a fixed shuffle), in the order
     ``jmsctl overlap`` asks them. Progress and the figures so far go to stderr every ``every``
     pairs; past ``max_seconds`` (or on Ctrl-C) it stops and reports what it measured."""
@@ -109,6 +110,7 @@ def run_pairs(texts: list[str], count: int, timeout: float, max_seconds: float =
     outcomes: Counter[str] = Counter()
     wall0, cpu0 = time.perf_counter(), time.process_time()
     stopped = None
+    out = open(answers_to, "w", encoding="utf-8") if answers_to else None  # noqa: SIM115 - closed below
     try:
         for a, b in pairs:
             if max_seconds and time.perf_counter() - wall0 > max_seconds:
@@ -117,10 +119,16 @@ def run_pairs(texts: list[str], count: int, timeout: float, max_seconds: float =
             dt, answer = timed(lambda a=a, b=b: solver.overlap(a, b, "jakarta", timeout))
             times.append(dt)
             outcomes[kind(answer)] += 1
+            if out is not None:
+                out.write(json.dumps({"a": a, "b": b, "answer": answer.result, "ms": round(1000 * dt, 3),
+                                      "reason": getattr(answer, "reason", None)}) + "\n")
             if every and len(times) % every == 0:
                 progress(summary(name, times, outcomes), len(pairs), wall0, cpu0)
     except KeyboardInterrupt:
         stopped = "interrupted"
+    finally:
+        if out is not None:
+            out.close()
     row = summary(name, times, outcomes, pairs=len(pairs), wall_s=time.perf_counter() - wall0, cpu_s=time.process_time() - cpu0)
     if stopped:
         row["stopped"] = f"{stopped} after {len(times)} of {len(pairs)} pairs"
@@ -130,7 +138,7 @@ def run_pairs(texts: list[str], count: int, timeout: float, max_seconds: float =
 def progress(row: dict[str, Any], total: int, wall0: float, cpu0: float) -> None:
     """One line on stderr: pairs done, time so far, the figures so far."""
     sys.stderr.write(f"[{time.strftime('%H:%M:%S')}] {row['count']}/{total} pairs, {time.perf_counter() - wall0:.0f} s wall "
-                     f"{time.process_time() - cpu0:.0f} s CPU, load {os.getloadavg()[0]:.1f}: median {row['median_ms']:.1f} ms, "
+                     f"{time.process_time() - cpu0:.0f} s CPU, load {os.getloadavg()[0]:.1f}: median {row['median_ms']:.2f} ms, "
                      f"p99 {row['p99_ms']:.0f} ms, {row['answers']}\n")
     sys.stderr.flush()
 
@@ -222,6 +230,7 @@ def main() -> None:
     ap.add_argument("--max-seconds", type=float, default=0.0,
                     help="stop the overlap matrix after this many seconds and report the pairs measured (default: no limit)")
     ap.add_argument("--progress", type=int, default=500, help="a progress line on stderr every N pairs (default 500; 0 none)")
+    ap.add_argument("--answers", metavar="FILE", help="write each pair's answer and time to FILE (NDJSON)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     texts = corpus()
@@ -230,7 +239,7 @@ def main() -> None:
     load_before = os.getloadavg()
     rows = [] if args.no_questions else run_questions(texts, args.timeout)
     if args.pairs:
-        rows.append(run_pairs(texts, args.pairs, args.timeout, args.max_seconds, args.progress))
+        rows.append(run_pairs(texts, args.pairs, args.timeout, args.max_seconds, args.progress, args.answers))
     if args.compare:
         rows += run_compare(texts, args.compare, args.timeout)
     doc = {"selectors": len(texts), "timeout_s": args.timeout, "load_before": load_before, "load_after": os.getloadavg(), "rows": rows}
@@ -244,7 +253,7 @@ def main() -> None:
         if "median_ms" not in r:
             print(f"{r['question']:52} {r['count']:>7}")
             continue
-        print(f"{r['question']:52} {r['count']:>7} {r['median_ms']:>7.1f}ms {r['p99_ms']:>7.1f}ms {r['max_ms']:>7.0f}ms "
+        print(f"{r['question']:52} {r['count']:>7} {r['median_ms']:>7.2f}ms {r['p99_ms']:>7.1f}ms {r['max_ms']:>7.0f}ms "
               f"{r['total_s']:>7.1f}s  {r['answers']}")
         if "wall_s" in r:
             print(f"{'':52} wall {r['wall_s']:.1f} s, CPU {r['cpu_s']:.1f} s" + (f"; {r['stopped']}" if "stopped" in r else ""))

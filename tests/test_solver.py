@@ -103,6 +103,8 @@ def test_nan_and_negative_zero_are_in_the_domain():
     ("s = 'a' AND s LIKE 'b%'", "never"),
     ("s IN ('a') AND s NOT LIKE '%'", "never"),
     ("x > y AND x = 'a' AND y = 'b'", "never"),  # String ordering is FALSE
+    ("f * 1.5 BETWEEN -JMSDeliveryMode AND t", "never"),  # a String header in arithmetic: never a number
+    ("JMSPriority / 2.5 = JMSType", "never"),
 ])
 def test_w040_claims(text, claim):
     assert solver.never(text, timeout=TIMEOUT) == solver.Proof(claim)
@@ -354,3 +356,93 @@ def test_portability_against_ibm_finds_what_the_bounded_search_misses():
     assert solver.readings_differ("a = 1 OR b = 2", "jakarta", "ibm", TIMEOUT).result == "different"  # a String a: IBM aborts
     assert solver.readings_differ("a IS NULL OR b LIKE 'x%'", "jakarta", "ibm", TIMEOUT) == solver.Proof("equivalent")
     assert portability.lint("a IS NULL OR b LIKE 'x%'", ["ibm"]) == []
+
+
+# ----- overlap over many selectors: the shortcuts (each checked against the engine) --------------
+
+
+def _proof_holds(question, texts, rng, dialect="jakarta"):
+    compiled = [sel.compile(t, dialect) for t in texts]
+    for message in _pool(texts, rng):
+        assert not _counterexample(question, [c.evaluate(message) for c in compiled]), (question, texts, message)
+
+
+def test_overlap_merges_what_each_selects_alone_without_the_solver(monkeypatch):
+    """Over disjoint names a message each selects (found by its own probes: z3 takes ~2 s on
+    `(d + .5) > f`) is merged into one both select; the engine judges it, no formula is solved."""
+    solver._PREPARED.clear()
+
+    def no_solver(*args):
+        raise AssertionError("the solver was asked")
+
+    monkeypatch.setattr(solver, "_solve", no_solver)
+    texts = ["(d + .5) > f", "s LIKE 'ab%' AND JMSPriority > 6"]
+    answer = solver.overlap(*texts, timeout=TIMEOUT)
+    assert answer.result == "overlap" and confirm(answer, texts) is not None
+    assert answer.verdicts == ("TRUE", "TRUE")
+    # shared names: the merge puts one's values first, and is judged again (here it fails: the solver decides)
+    monkeypatch.undo()
+    answer = solver.overlap("s LIKE 'ab%'", "s LIKE '%x'", timeout=TIMEOUT)
+    assert answer.result == "overlap" and confirm(answer, ["s LIKE 'ab%'", "s LIKE '%x'"]) is not None
+
+
+@pytest.mark.parametrize("texts", [
+    ("a > 5 AND a < 3", "b = 1"),  # disjoint names: one selects nothing
+    ("x LIKE 'a%' AND x LIKE 'b%'", "x = 'a'"),  # a shared name: the proof of the first alone
+    ("b = 1", "JMSPriority > 9"),
+])
+def test_overlap_disjoint_when_one_selects_nothing(texts):
+    solver._PREPARED.clear()
+    assert solver.overlap(*texts, timeout=TIMEOUT) == solver.Proof("disjoint")
+    _proof_holds("overlap", list(texts), random.Random(3))
+
+
+def test_overlap_over_disjoint_names_is_unknown_when_one_alone_is(monkeypatch):
+    """No proof and no witness is made up: a selector whose own question the solver gave up on
+    leaves the pair unknown (the reason names it)."""
+    solver._PREPARED.clear()
+    real = solver.never
+    hard = "a * 2 = b + 4"
+
+    def gives_up(text, *args, **kwargs):
+        return solver.Unknown("the solver gave up (timeout)") if text == hard else real(text, *args, **kwargs)
+
+    monkeypatch.setattr(solver, "never", gives_up)
+    monkeypatch.setattr(solver, "ALONE", 0)  # no probe finds a message for it either
+    monkeypatch.setattr(solver, "DEEP", 0)
+    answer = solver.overlap("s = 'x'", hard, timeout=TIMEOUT)
+    assert isinstance(answer, solver.Unknown) and hard in answer.reason
+    assert solver.overlap("s = 'x' AND s = 'y'", hard, timeout=TIMEOUT) == solver.Proof("disjoint")  # the other selects nothing
+    # where the solver gives up on a selector alone, the deeper probe search may find what it selects
+    solver._PREPARED.clear()
+    monkeypatch.setattr(solver, "DEEP", 16_384)
+    answer = solver.overlap("s = 'x'", hard, timeout=TIMEOUT)
+    assert answer.result == "overlap" and confirm(answer, ["s = 'x'", hard]) is not None
+
+
+def test_overlap_matrix_agrees_with_the_solver_on_each_pair():
+    """Every pair of a few generated selectors (and some that select nothing): the shortcut answers
+    against the plain question (probes, then the solver on the pair, 0.5 s: an unknown there only
+    compares less); witnesses judged by the engine, proofs tested on the pool, and never a proof
+    where the other finds a witness."""
+    rng = random.Random(2126)
+    texts = ["a > 5 AND a < 3", "JMSType = 'x'", "s LIKE 'a%'"]
+    while len(texts) < 10:
+        t = random_selector(rng, 1)
+        if sel.analyze(t).valid:
+            texts.append(t)
+    solver._PREPARED.clear()
+    kinds = set()
+    for i, a in enumerate(texts):
+        for b in texts[i + 1:]:
+            fast = solver.overlap(a, b, timeout=QUESTION_TIMEOUT)
+            plain = solver._ask([a, b], "jakarta", 0.5, smt.ANY, lambda ts: smt.z3.And(ts[0][0], ts[1][0]),
+                                solver._both_true, "disjoint", "overlap")
+            kinds.add(type(fast).__name__)
+            if isinstance(fast, solver.Witness):
+                confirm(fast, [a, b])
+                assert not isinstance(plain, solver.Proof), (a, b)
+            elif isinstance(fast, solver.Proof):
+                _proof_holds("overlap", [a, b], rng)
+                assert not isinstance(plain, solver.Witness), (a, b)
+    assert {"Witness", "Proof"} <= kinds

@@ -193,20 +193,52 @@ class Slot:
         return sorted({GROUPS[t][0] for t in self.types})
 
 
+# Slots are shared by every Message (the same name, the same z3 variables): a selector encoded once
+# can then be asked with any other in any question (solver.py caches encodings per selector). The
+# variables are numbered per name, process-wide; the constraints per name and allowed types.
+_SLOT_IDS: dict[str, int] = {}
+_SLOTS: dict[tuple[str, frozenset[JType | None]], tuple[Slot, tuple[z3.BoolRef, ...]]] = {}
+_VALUES: dict[str, Val] = {}
+MAX_SHARED = 20_000  # slots kept; past it the tables start again (z3 makes the same variables again by name)
+
+
+def _shared_slot(name: str, types: frozenset[JType | None]) -> tuple[Slot, tuple[z3.BoolRef, ...]]:
+    found = _SLOTS.get((name, types))
+    if found is not None:
+        return found
+    if len(_SLOTS) >= MAX_SHARED:
+        _SLOTS.clear()
+        _VALUES.clear()
+    k = _SLOT_IDS.setdefault(name, len(_SLOT_IDS))
+    s = Slot(name, z3.Int(f"g{k}"), z3.Int(f"t{k}"), z3.Bool(f"b{k}"), z3.BitVec(f"i{k}", 64), z3.FP(f"f{k}", F32S),
+             z3.FP(f"d{k}", F64S), z3.String(f"s{k}"), types)
+    c = [z3.Or(*[s.is_type(t) for t in types]) if types else FALSE_F]
+    for t in (BYTE, SHORT, INT):
+        if t in types:
+            lo, hi = RANGES[t]
+            c.append(z3.Implies(s.is_type(t), z3.And(s.i >= lo, s.i <= hi)))
+    if STRING in types:
+        c.append(z3.Implies(s.is_type(STRING), z3.InRe(s.s, VALID_STRING)))
+    if name == "JMSPriority":
+        c.append(z3.Implies(s.is_type(INT), z3.And(s.i >= PRIORITY_RANGE.start, s.i < PRIORITY_RANGE.stop)))
+    elif name == "JMSDeliveryMode":
+        c.append(z3.Implies(s.is_type(STRING), z3.Or(*[s.s == z3.StringVal(m) for m in sorted(set(DELIVERY_MODES.values()))])))
+    out = _SLOTS[(name, types)] = (s, tuple(c))
+    return out
+
+
 class Message:
-    """The symbolic message: slots created on first use, with their domain constraints."""
+    """The symbolic message: the slots of the names used, with their domain constraints."""
 
     def __init__(self, domain: Domain = ANY) -> None:
         self.domain = domain
         self.slots: dict[str, Slot] = {}
         self.constraints: list[z3.BoolRef] = []
-        self._values: dict[str, Val] = {}
 
     def slot(self, name: str) -> Slot:
         found = self.slots.get(name)
         if found is not None:
             return found
-        k = len(self.slots)
         types: set[JType | None] = {None, *JType}
         header = HEADER_TYPES.get(name)
         if header is not None:
@@ -214,36 +246,34 @@ class Message:
         allowed = self.domain.allowed(name)
         if allowed is not None:
             types &= set(allowed)
-        s = Slot(name, z3.Int(f"g{k}"), z3.Int(f"t{k}"), z3.Bool(f"b{k}"), z3.BitVec(f"i{k}", 64), z3.FP(f"f{k}", F32S),
-                 z3.FP(f"d{k}", F64S), z3.String(f"s{k}"), frozenset(types))
+        s, constraints = _shared_slot(name, frozenset(types))
         self.slots[name] = s
-        c = self.constraints
-        c.append(z3.Or(*[s.is_type(t) for t in types]) if types else FALSE_F)
-        for t in (BYTE, SHORT, INT):
-            if t in types:
-                lo, hi = RANGES[t]
-                c.append(z3.Implies(s.is_type(t), z3.And(s.i >= lo, s.i <= hi)))
-        if STRING in types:
-            c.append(z3.Implies(s.is_type(STRING), z3.InRe(s.s, VALID_STRING)))
-        if name == "JMSPriority":
-            c.append(z3.Implies(s.is_type(INT), z3.And(s.i >= PRIORITY_RANGE.start, s.i < PRIORITY_RANGE.stop)))
-        elif name == "JMSDeliveryMode":
-            c.append(z3.Implies(s.is_type(STRING), z3.Or(*[s.s == z3.StringVal(m) for m in sorted(set(DELIVERY_MODES.values()))])))
+        self.constraints.extend(constraints)
         return s
 
     def value(self, name: str) -> Val:
-        found = self._values.get(name)
+        """The name's possible values (the same terms whatever the domain: only its constraints differ)."""
+        s = self.slot(name)
+        found = _VALUES.get(name)
         if found is not None:
             return found
-        s = self.slot(name)
-        out = self._values[name] = Val()
+        header = HEADER_TYPES.get(name)
+        out = _VALUES[name] = Val()
         out.add(s.is_type(None), K.NULL)
-        out.add(s.is_type(BOOLEAN), K.BOOL, s.b)
-        out.add(z3.Or(s.is_type(BYTE), s.is_type(SHORT), s.is_type(INT)), K.I32, z3.Extract(31, 0, s.i))
-        out.add(s.is_type(LONG), K.I64, s.i)
-        out.add(s.is_type(FLOAT), K.F32, s.f)
-        out.add(s.is_type(DOUBLE), K.F64, s.d)
-        out.add(s.is_type(STRING), K.STR, s.s)
+        # a header has its one type or none (javadoc): its other kinds are left out, not merely
+        # constrained away, so that `-JMSDeliveryMode` is visibly never a number to the solver
+        if header is None or header is BOOLEAN:
+            out.add(s.is_type(BOOLEAN), K.BOOL, s.b)
+        if header is None or header in (BYTE, SHORT, INT):
+            out.add(z3.Or(s.is_type(BYTE), s.is_type(SHORT), s.is_type(INT)), K.I32, z3.Extract(31, 0, s.i))
+        if header is None or header is LONG:
+            out.add(s.is_type(LONG), K.I64, s.i)
+        if header is None or header is FLOAT:
+            out.add(s.is_type(FLOAT), K.F32, s.f)
+        if header is None or header is DOUBLE:
+            out.add(s.is_type(DOUBLE), K.F64, s.d)
+        if header is None or header is STRING:
+            out.add(s.is_type(STRING), K.STR, s.s)
         return out
 
     def read(self, model: z3.ModelRef) -> dict[str, TypedValue | None]:

@@ -21,6 +21,7 @@ bounded search and evaluated by the broker evaluator; without one the answer is 
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -119,9 +120,56 @@ def equivalent(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAUL
 
 
 def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY) -> Answer:
-    """Proof("disjoint"): no message is selected by both; else Witness("overlap") selected by both."""
-    return _ask([a, b], dialect, timeout, domain, lambda ts: z3.And(ts[0][0], ts[1][0]),
-                lambda v: v[0] == "TRUE" and v[1] == "TRUE", "disjoint", "overlap")
+    """Proof("disjoint"): no message is selected by both; else Witness("overlap") selected by both.
+
+    Cheapest first, every answer as exact as the solver's (the selectors' facts are cached, so asking
+    every pair of many selectors pays for each selector once): a message each selects on its own
+    (probes, or the solver's witness for ``never``), merged, and judged by the engine; over disjoint
+    names the two are independent, so the answer is the two ``never`` answers (each within
+    ``timeout``): both select a message (merged) or one selects none (proved); else the probes of the
+    pair, a proof that one selects nothing, and last the solver on the pair."""
+    def ask(probes: int | None = None) -> Answer:
+        return _ask([a, b], dialect, timeout, domain, lambda ts: z3.And(ts[0][0], ts[1][0]), _both_true, "disjoint", "overlap", probes)
+
+    if dialect not in ENCODED or domain is not smt.ANY:
+        return ask()
+    pa, pb = _prepared(a, dialect), _prepared(b, dialect)
+    for p in (pa, pb):
+        _probe_alone(p)
+    found = _merged(pa, pb)
+    if found is not None:
+        return found
+    if pa.names.isdisjoint(pb.names):  # independent: both TRUE at once exactly when each is TRUE alone
+        open_ = [p for p in (pa, pb) if not p.selects]  # a message it selects is known: not "never"
+        given_up = []
+        for p in sorted(open_, key=lambda p: (p.never is None, p.size)):  # an answer known, or the smaller, first
+            answer = _never(p, timeout)
+            if isinstance(answer, Proof):
+                return Proof("disjoint")
+            if isinstance(answer, Unknown):
+                given_up.append(f"{p.text!r} alone: {answer.reason}")
+        if given_up:
+            return Unknown(given_up[0])
+        found = _merged(pa, pb)
+        if found is not None:
+            return found
+        # both select a message yet the engine rejects their merge: the solver decides
+    found = _probe([pa, pb], _both_true, "overlap", domain, PROBES)
+    if found is not None:
+        return found
+    for p in sorted((p for p in (pa, pb) if not p.selects), key=lambda p: (p.never is None, p.size)):
+        answer = _never(p, timeout)
+        if isinstance(answer, Proof):
+            return Proof("disjoint")
+        if isinstance(answer, Witness):
+            found = _merged(pa, pb)  # with the solver's witness
+            if found is not None:
+                return found
+    return ask(probes=0)
+
+
+def _both_true(v: Sequence[str]) -> bool:
+    return v[0] == "TRUE" and v[1] == "TRUE"
 
 
 def coverage(texts: Sequence[str], given: str | None = None, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT,
@@ -160,25 +208,25 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], timeout: float, dom
     """Look for a message of the domain satisfying ``counterexample``: none is the Proof of ``claim``.
     ``dialect`` is one for every selector, or one per selector (two readings of one text)."""
     each = [dialect] * len(texts) if isinstance(dialect, str) else list(dialect)
-    asts = [_analyzed(t, d) for t, d in zip(texts, each, strict=True)]
+    prepared = [_prepared(t, d) for t, d in zip(texts, each, strict=True)]
     encoded = all(d in ENCODED for d in each)
     budget = SEARCH if not encoded else PROBES if probes is None else probes
-    probed = _probe(texts, asts, each, confirmed, found, domain, budget) if budget else None
+    probed = _probe(prepared, confirmed, found, domain, budget) if budget else None
     if probed is not None:
         return probed
     if not encoded:
         names = ", ".join(sorted({d for d in each if d not in ENCODED}))
         return Unknown(f"the {names} dialect's evaluation is not encoded for the solver, and the bounded search found no witness")
-    size = sum(len(n.walk(a)) for a in asts if a is not None)
+    size = sum(p.size for p in prepared)
     if size > MAX_NODES:  # the encoding alone would outlast any timeout (a generated 100,000-term selector)
         return Unknown(f"{size} terms are more than the solver is given ({MAX_NODES}); no proof is claimed")
     ctx_message = smt.Message(domain)
     try:
-        tris = [smt.Encoder(ctx_message, ibm=dialects.get(d).ibm_whole_false).selector(ast) for ast, d in zip(asts, each, strict=True)]
+        tris = [_encoded(p, ctx_message) for p in prepared]
     except smt.Unsupported as exc:
         return Unknown(str(exc))
     formula = z3.And(*ctx_message.constraints, counterexample(tris))
-    outcome = _solve(formula, ctx_message, smt.hot_names(asts), timeout)
+    outcome = _solve(formula, ctx_message, smt.hot_names([p.ast for p in prepared]), timeout)
     if isinstance(outcome, str):
         return Proof(claim) if outcome == "unsat" else Unknown(outcome)
     model = outcome
@@ -190,6 +238,124 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], timeout: float, dom
         raise WitnessRejected(f"the engine's verdicts {verdicts} on {orjson.dumps(doc).decode()} are not the solver's {expected} "
                               f"for {list(texts)!r} ({each})")
     return Witness(found, doc, verdicts, tuple(texts))
+
+
+# ----- one selector, prepared once for every question it takes part in -------------------------
+
+
+@dataclass
+class _Prepared:
+    """A selector in a dialect as the questions need it, built once: its AST, its engine, its names,
+    its encoding (the same z3 terms in every question: smt.Message shares slots by name), and what
+    is known of it alone (a few messages it selects; ``never``'s answer and the timeout it had)."""
+
+    text: str
+    dialect: str
+    ast: n.Node | None
+    names: frozenset[str]
+    size: int
+    compiled: sel.Selector
+    tri: smt.Tri | None = None
+    unsupported: str | None = None
+    probed: bool = False
+    selects: list[Message] = field(default_factory=list)  # messages it selects, as read back from the format
+    never: tuple[float, Answer] | None = None
+
+
+_PREPARED: OrderedDict[tuple[str, str], _Prepared] = OrderedDict()
+MAX_PREPARED = 4_096  # selectors kept (least recently used dropped): a cache, never a different answer
+
+
+def _prepared(text: str, dialect: str) -> _Prepared:
+    key = (text, dialect)
+    found = _PREPARED.get(key)
+    if found is not None:
+        _PREPARED.move_to_end(key)
+        return found
+    ast = _analyzed(text, dialect)
+    nodes = n.walk(ast) if ast is not None else []
+    names = frozenset(x.name for x in nodes if isinstance(x, n.Identifier))
+    out = _PREPARED[key] = _Prepared(text, dialect, ast, names, len(nodes), getattr(sel, "compile")(text, dialect))  # noqa: B009 - the selector API's 'compile'
+    if len(_PREPARED) > MAX_PREPARED:
+        _PREPARED.popitem(last=False)
+    return out
+
+
+def _encoded(p: _Prepared, message: smt.Message) -> smt.Tri:
+    """The selector's (is TRUE, is FALSE), encoded on first use; its names' slots joined to ``message``."""
+    if p.tri is None and p.unsupported is None:
+        try:
+            p.tri = smt.Encoder(smt.Message(), ibm=dialects.get(p.dialect).ibm_whole_false).selector(p.ast)
+        except smt.Unsupported as exc:
+            p.unsupported = str(exc)
+    if p.tri is None:
+        raise smt.Unsupported(p.unsupported or "not encoded")
+    for name in sorted(p.names):
+        message.slot(name)
+    return p.tri
+
+
+MERGED = 4  # messages kept per selector to merge with another selector's
+ALONE = 4_096  # probe messages per selector alone, once (~0.07 s at most; `(d + .5) > f` needs 66, z3 2 s)
+DEEP = 16_384  # the same, once, for a selector the solver gave up on alone (~0.3 s)
+
+
+def _probe_alone(p: _Prepared, budget: int | None = None) -> None:
+    """Look among the probe messages for a few the selector selects (engine-judged, read back);
+    once with ALONE messages, or again with a larger ``budget``."""
+    if budget is None:
+        if p.probed:
+            return
+        p.probed, budget = True, ALONE
+    from jmsctl.analysis import witness as w
+
+    for candidate in w.messages(p.text, w.ingredients([p.ast]), budget):
+        if len(p.selects) >= MERGED:
+            return
+        if _verdicts([p.compiled], candidate.message())[0] == "TRUE":
+            message = read_witness(_doc(candidate.message()))
+            if _verdicts([p.compiled], message)[0] == "TRUE" and message not in p.selects:
+                p.selects.append(message)
+
+
+def _never(p: _Prepared, timeout: float) -> Answer:
+    """``never`` for the selector, asked once (again only with a longer timeout after an Unknown);
+    where the solver gives up, a deeper probe search may still find a message it selects."""
+    if p.never is not None and (p.never[0] >= timeout or not isinstance(p.never[1], Unknown)):
+        return p.never[1]
+    answer = never(p.text, p.dialect, timeout, probes=0 if p.probed else None)
+    if isinstance(answer, Witness):
+        p.selects.insert(0, read_witness(answer.message))
+    elif isinstance(answer, Unknown) and not p.selects:
+        _probe_alone(p, DEEP)
+        if p.selects:
+            answer = Witness("selects", _doc(p.selects[0]), ("TRUE",), (p.text,))
+    p.never = (timeout, answer)
+    return answer
+
+
+def _merged(a: _Prepared, b: _Prepared) -> Witness | None:
+    """A message each selects on its own, merged (one's values first, then the other's), selected
+    by both as the engine judges it after the dump format's round trip; None when no merge is."""
+    compiled = [a.compiled, b.compiled]
+    for ma in a.selects:
+        for mb in b.selects:
+            for first, then in ((ma, mb), (mb, ma)):
+                merged = Message({**then.headers, **first.headers}, {**then.properties, **first.properties})
+                if not _both_true(_verdicts(compiled, merged)):
+                    continue
+                doc = _doc(merged)
+                verdicts = _verdicts(compiled, read_witness(doc))
+                if _both_true(verdicts):
+                    return Witness("overlap", doc, verdicts, (a.text, b.text))
+    return None
+
+
+def _doc(message: Message) -> dict[str, Any]:
+    """A message in FORMAT.md's JSON, a plain message (the format's default type) left implicit."""
+    doc = message_json(message)
+    doc.pop("type", None)
+    return doc
 
 
 def readings_differ(text: str, a: str, b: str, timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY) -> Answer:
@@ -271,8 +437,7 @@ def _message(values: dict[str, TypedValue | None]) -> tuple[Message, dict[str, A
             headers[name] = v[1]
         else:
             props[name] = v
-    doc = message_json(Message(headers, props))
-    doc.pop("type", None)  # a plain message: the format's default
+    doc = _doc(Message(headers, props))
     return read_witness(doc), doc
 
 
@@ -297,21 +462,21 @@ PROBES = 64  # messages from the selectors' literals tried before the solver (mo
 SEARCH = 1500  # the same for a dialect the solver does not encode: all there is
 
 
-def _probe(texts: Sequence[str], asts: list[n.Node | None], each: Sequence[str], confirmed: Callable[[Sequence[str]], bool],
-           found: str, domain: smt.Domain, budget: int) -> Witness | None:
+def _probe(prepared: Sequence[_Prepared], confirmed: Callable[[Sequence[str]], bool], found: str, domain: smt.Domain,
+           budget: int) -> Witness | None:
     """The portability lint's bounded search (messages built from the selectors' own literals),
     judged by the engine: a witness found here needs no solver."""
     from jmsctl.analysis import witness as w
 
-    compiled = [getattr(sel, "compile")(t, d) for t, d in zip(texts, each, strict=True)]  # noqa: B009 - the selector API's 'compile'
-    for candidate in w.messages(" ".join(texts), w.ingredients(asts), budget):
+    texts = tuple(p.text for p in prepared)
+    compiled = [p.compiled for p in prepared]
+    for candidate in w.messages(" ".join(texts), w.ingredients([p.ast for p in prepared]), budget):
         message = candidate.message()
         if _in_domain(message, domain) and confirmed(_verdicts(compiled, message)):
-            doc = message_json(message)
-            doc.pop("type", None)
+            doc = _doc(message)
             verdicts = _verdicts(compiled, read_witness(doc))
             if confirmed(verdicts):
-                return Witness(found, doc, verdicts, tuple(texts))
+                return Witness(found, doc, verdicts, texts)
     return None
 
 

@@ -7,12 +7,16 @@ writes SARIF 2.1.0. The CLI (cli/commands/scan.py) only wires options and render
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import io
+import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from jmsctl.diagnostics import Diagnostic
+from jmsctl.scan import cuts as _cuts
 from jmsctl.scan.extractors import Extractor, for_path
-from jmsctl.scan.found import NotScanned
+from jmsctl.scan.found import Hole, NotScanned
 from jmsctl.scan.verify import Checked, Lint, verify
 from jmsctl.selector import Analysis, analyze
 
@@ -20,9 +24,16 @@ from jmsctl.selector import Analysis, analyze
 @dataclass(frozen=True)
 class FileResult:
     path: str
-    text: str  # the decoded file (diagnostic spans are offsets into it)
+    text: str  # the decoded file (diagnostic spans are offsets into it), long plain runs cut out (scan/cuts.py)
     selectors: tuple[Checked, ...]
     notes: tuple[Diagnostic, ...] = ()  # about the file itself: not scanned, and why (infos)
+    # Where ``text`` lost characters of the file: lines and columns located in it are the file's,
+    # absolute offsets are moved by ``file_offset``. Empty for a file read whole.
+    cuts: tuple[_cuts.Cut, ...] = ()
+
+    def file_offset(self, offset: int) -> int:
+        """An offset in ``text`` as an offset in the whole file's text."""
+        return _cuts.file_offset(self.cuts, offset)
 
 
 def read_text(data: bytes) -> str:
@@ -56,37 +67,88 @@ def is_binary(data: bytes) -> bool:
     return b"\0" in data[:8192]
 
 
-def scan_file(path: str, analyze_text: Callable[[str], Analysis] = analyze, lint: Lint | None = None) -> FileResult | None:
-    """``scan_bytes`` of a file read here: its bytes are let go once decoded, so that a large file
-    is not held twice while its selectors are looked for. OSError when it cannot be read."""
+def scan_file(path: str, analyze_text: Callable[[str], Analysis] = analyze, lint: Lint | None = None,
+              whole: bool = False) -> FileResult | None:
+    """``scan_bytes`` of a file read here. A file under ``cuts.BIG`` is read whole and its bytes let
+    go once decoded; a larger one is read a block at a time and only its text with the long plain
+    runs cut out is built (scan/cuts.py), unless ``whole``. OSError when it cannot be read."""
     extractor = for_path(path)
     if extractor is None:
         return None
     with open(path, "rb") as f:
+        if not whole and os.fstat(f.fileno()).st_size >= _cuts.BIG:
+            return _large(path, f, extractor, analyze_text, lint)
         data = f.read()
     if not extractor.triggered(data) or is_binary(data):
         return None
     text = read_text(data)
     del data
-    return _extracted(path, text, extractor, analyze_text, lint)
+    return _extracted(path, text, (), extractor, analyze_text, lint)
 
 
 def scan_bytes(path: str, data: bytes, extractor: Extractor | None = None,
-               analyze_text: Callable[[str], Analysis] = analyze, lint: Lint | None = None) -> FileResult | None:
+               analyze_text: Callable[[str], Analysis] = analyze, lint: Lint | None = None,
+               whole: bool = False) -> FileResult | None:
     """The selectors of one file's content; None when it is binary, of no known kind, or holds
-    no trigger word (then it is not parsed at all)."""
+    no trigger word (then it is not parsed at all). Large content is read as ``scan_file`` reads
+    a large file unless ``whole``; the results are the same."""
     extractor = extractor or for_path(path)
-    if extractor is None or not extractor.triggered(data) or is_binary(data):
+    if extractor is None:
         return None
-    return _extracted(path, read_text(data), extractor, analyze_text, lint)
+    if not whole and len(data) >= _cuts.BIG:
+        return _large(path, io.BytesIO(data), extractor, analyze_text, lint)
+    if not extractor.triggered(data) or is_binary(data):
+        return None
+    text = read_text(data)
+    return _extracted(path, text, (), extractor, analyze_text, lint)
 
 
-def _extracted(path: str, text: str, extractor: Extractor, analyze_text: Callable[[str], Analysis], lint: Lint | None) -> FileResult:
+def _large(path: str, f: BinaryIO, extractor: Extractor, analyze_text: Callable[[str], Analysis], lint: Lint | None) -> FileResult | None:
+    """A large file's selectors from its cut text; when one may involve what was cut, from its
+    whole text (read again: memory as before the cuts, for that file only)."""
+    read = _cuts.read_large(f, extractor.words, extractor.trigger, extractor.keep)
+    if read is None:
+        return None
+    result = _extracted(path, *read, extractor, analyze_text, lint)
+    if not _touches_cut(result):
+        return result
+    del read, result
+    f.seek(0)
+    text = read_text(f.read())
+    return _extracted(path, text, (), extractor, analyze_text, lint)
+
+
+def _extracted(path: str, text: str, cuts: tuple[_cuts.Cut, ...], extractor: Extractor,
+               analyze_text: Callable[[str], Analysis], lint: Lint | None) -> FileResult:
     try:
         found = sorted(extractor.extract(path, text), key=lambda f: (f.start, f.end))
     except NotScanned as exc:
-        return FileResult(path, text, (), (exc.diagnostic,))
-    return FileResult(path, text, tuple(verify(f, analyze_text, lint, path) for f in found))
+        return FileResult(path, text, (), (exc.diagnostic,), cuts)
+    return FileResult(path, text, tuple(verify(f, analyze_text, lint, path) for f in found), (), cuts)
+
+
+def _touches_cut(r: FileResult) -> bool:
+    """Whether a selector, its source, a diagnostic or a note stands on a line that lost characters."""
+    return bool(r.cuts) and (any(_cuts.touched(r.text, r.cuts, d.span) for d in r.notes)
+                             or any(_cuts.touched(r.text, r.cuts, _offsets(c)) for c in r.selectors))
+
+
+def _offsets(checked: Checked) -> Iterator[int]:
+    """Every file offset a checked selector stands on: its expression, its pieces' sources, its
+    diagnostics."""
+    found = checked.found
+    yield found.start
+    yield found.end
+    for p in found.pieces:
+        if isinstance(p, Hole):
+            yield p.start
+            yield p.end
+        elif p.starts:
+            yield min(p.starts)
+            yield max(p.ends)
+    for d in checked.diagnostics:
+        yield d.span.start
+        yield d.span.end
 
 
 __all__ = ["FileResult", "encode_like", "is_binary", "read_text", "scan_bytes", "scan_file"]

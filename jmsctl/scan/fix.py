@@ -131,7 +131,7 @@ def fix_file(result: FileResult, fixer: Callable[[Checked], Fixed | None], extra
     """Every applicable fix of one scanned file, each checked by reading the file again."""
     extractor = extractor or for_path(result.path)
     out = FileFix(result.path, result.text, result.text)
-    if extractor is None:
+    if extractor is None or result.cuts:  # a text with cuts is not the file: fixes are made from a whole read
         return out
     founds = _found(extractor, result.path, result.text)
     before = [_written(f) for f in founds]

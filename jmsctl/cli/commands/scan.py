@@ -77,6 +77,9 @@ def scan(
     if fix or diff:
         from jmsctl.cli.commands.scan_fix import apply_fixes
 
+        # A file read with cuts (a large one, scan/cuts.py) is fixed from its whole text.
+        results = [r if not (r.cuts and r.selectors) else _scan_file(r.path, failures, dialect.value, lint, whole=True) or r
+                   for r in results]
         with closed_pipe_exits_quietly():
             status, written = apply_fixes(results, dialect.value, lint, write=fix, failures=failures)
         if diff or failures:
@@ -97,9 +100,9 @@ def _portability_lint(against: list[str] | None, mistyped: bool) -> Lint:
     return lambda text, own: portability.combined(own, portability.diagnostics(text, against or None, mistyped=mistyped))
 
 
-def _scan_file(name: str, failures: list[str], dialect: str, lint: Lint | None) -> FileResult | None:
+def _scan_file(name: str, failures: list[str], dialect: str, lint: Lint | None, whole: bool = False) -> FileResult | None:
     try:
-        return scan_file(name, analyze_text=lambda text: analyze(text, dialect), lint=lint)
+        return scan_file(name, analyze_text=lambda text: analyze(text, dialect), lint=lint, whole=whole)
     except OSError as exc:
         failures.append(f"{name}: {exc.strerror or exc}")
         return None
@@ -130,7 +133,7 @@ def _report(results: list[FileResult], scanned: int, fmt: ScanFormat, strict: bo
         write_json(document(((r.path, r.text, d) for r, d in _items(results)), VERSION))
     elif fmt is ScanFormat.json:
         write_json({"selectors": [_selector_json(r, c, strict) for r in results for c in r.selectors],
-                    "files_not_scanned": [diagnostic_json(_source(r), d) for r in results for d in r.notes],
+                    "files_not_scanned": [_diagnostic_json(r, d) for r in results for d in r.notes],
                     "summary": summary})
     elif fmt is ScanFormat.full:
         con = pipe_aware(console())
@@ -155,7 +158,14 @@ def _selector_json(r: FileResult, c: Any, strict: bool) -> dict[str, Any]:
     bad = bool(c.errors) or (strict and bool(c.warnings))
     return {"source": r.path, "line": at.line, "column": at.column, "kind": c.found.kind, "selector": c.text,
             "built_at_run_time": any(d.code == "I001" for d in c.diagnostics), "valid": not bad,
-            "diagnostics": [diagnostic_json(_source(r), d) for d in c.diagnostics]}
+            "diagnostics": [_diagnostic_json(r, d) for d in c.diagnostics]}
+
+
+def _diagnostic_json(r: FileResult, d: Diagnostic) -> dict[str, Any]:
+    out = diagnostic_json(_source(r), d)
+    if r.cuts:
+        out["offset"] = r.file_offset(d.span.start)
+    return out
 
 
 __all__ = ["scan"]

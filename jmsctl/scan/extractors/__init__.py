@@ -23,6 +23,9 @@ class Extractor:
     trigger: re.Pattern[bytes]
     extract: Callable[[str, str], list[Found]]
     words: tuple[bytes, ...] = (b"elect", b"ELECT")  # one must be in the file before ``trigger`` is searched
+    # Lower-case words ``extract`` looks for anywhere in a file, not only where it finds a selector
+    # (a JMS import that makes generic call names count): scan/cuts.py never cuts one out.
+    keep: tuple[bytes, ...] = ()
 
     def triggered(self, data: bytes) -> bool:
         """Whether the file may hold a selector: bytes ``in`` (a fast search) for the words, then the regex

@@ -136,4 +136,5 @@ def _key(tok: str) -> str:
     return tok[m.end() : len(tok) - len(m.group(2))].lower() if m else ""
 
 
-EXTRACTOR = Extractor(name="python", suffixes=(".py",), trigger=re.compile(rb"[Ss]elector"), extract=extract)
+EXTRACTOR = Extractor(name="python", suffixes=(".py",), trigger=re.compile(rb"[Ss]elector"), extract=extract,
+                      keep=(b"stomp", b"proton", b"qpid", b"mq", b"artemis", b"jms"))  # MESSAGING's words
