@@ -21,6 +21,7 @@ import pytest
 from jmsctl.diagnostics import locate
 from jmsctl.scan import FileResult, scan_bytes, scan_file
 from jmsctl.scan.cuts import BIG, BLOCK, OVERLAP, Cut, file_offset, read_large
+from jmsctl.scan.extractors import Extractor, extractors
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = BIG + 4 * BLOCK
@@ -107,10 +108,12 @@ def test_a_trigger_word_is_never_cut_out() -> None:
 @pytest.mark.parametrize(("name", "source"), [
     ("A.java", "/* " + DATA[: 9 * BLOCK] + " built on JMS " + DATA[: 9 * BLOCK] + ' */\nclass A { void f(S s, Q q) { s.createConsumer(q, "a == 1"); } }\n'),
     ("a.py", '"""' + DATA[: 9 * BLOCK] + " with stomp " + DATA[: 9 * BLOCK] + '"""\nc.subscribe("/q", 1, headers={"selector": "a == 1"})\n'),
+    ("B.java", "/* " + DATA[: 9 * BLOCK] + " built on JMS " + DATA[: 9 * BLOCK] + ' */\nclass B { int xmqy; void f(S s, Q q) { s.createConsumer(q, "a == 1"); } }\n'),
 ])
 def test_a_word_the_extractor_reads_anywhere_is_never_cut_out(name: str, source: str) -> None:
     """The JVM extractor counts generic call names only in a file that mentions JMS, the Python one
-    reads only a file that names a messaging client: the mention deep in a long comment stays."""
+    reads only a file that names a messaging client: the mention deep in a long comment stays (B:
+    beside a word that holds 'mq' without being a mention)."""
     data = source.encode()
     cut, whole = scan_bytes(name, data), scan_bytes(name, data, whole=True)
     assert cut is not None and whole is not None and cut.cuts
@@ -188,6 +191,30 @@ def test_base64_hex_and_uuids_are_cut_too() -> None:
         assert cut is not None and whole is not None and cut.cuts, name
         assert len(cut.text) < len(whole.text) // 3, name
         assert _shape(cut, True) == _shape(whole, False) and len(whole.selectors) == 2, name
+
+
+def test_base64_in_a_jms_source_is_cut_when_the_file_mentions_jms_elsewhere() -> None:
+    """Random base64 holds 'jms' and 'mq' every few thousand characters; the file's own import says
+    it is a JMS file wherever they are, so the data can go."""
+    b64 = base64.b64encode(random.Random(7).randbytes(SIZE * 3 // 4)).decode()
+    for name, text in (
+        ("A.java", 'import jakarta.jms.*;\nclass A {\n  static final String CERT = "' + b64 + '";\n'
+                   '  void f(Session s, Queue q) { s.createConsumer(q, "a == 1"); }\n}\n'),
+        ("a.py", 'import stomp\nCERT = "' + b64 + '"\nc.subscribe("/q", 1, headers={"selector": "a == 1"})\n'),
+    ):
+        data = text.encode()
+        cut, whole = scan_bytes(name, data), scan_bytes(name, data, whole=True)
+        assert cut is not None and whole is not None and cut.cuts and len(cut.text) < len(whole.text) // 3, name
+        assert _shape(cut, True) == _shape(whole, False) and [c.text for c in cut.selectors] == ["a == 1"], name
+
+
+@pytest.mark.parametrize("extractor", [e for e in extractors() if e.context is not None], ids=lambda e: e.name)
+def test_every_match_of_a_context_regex_holds_a_keep_word(extractor: Extractor) -> None:
+    """What cuts.read_large relies on: a match of ``context`` cannot be cut out or made unseen."""
+    assert extractor.context is not None and extractor.keep
+    for alternative in extractor.context.pattern.split("|"):
+        plain = alternative.replace("\\b", "").replace("\\.", ".").lower()
+        assert any(w.decode() in plain for w in extractor.keep), alternative
 
 
 def test_not_utf8_is_read_as_latin1_like_today() -> None:
