@@ -20,6 +20,7 @@ bounded search and evaluated by the broker evaluator; without one the answer is 
 
 from __future__ import annotations
 
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -296,21 +297,22 @@ def _encoded(p: _Prepared, message: smt.Message) -> smt.Tri:
 
 
 MERGED = 4  # messages kept per selector to merge with another selector's
-ALONE = 4_096  # probe messages per selector alone, once (~0.07 s at most; `(d + .5) > f` needs 66, z3 2 s)
-DEEP = 16_384  # the same, once, for a selector the solver gave up on alone (~0.3 s)
+ALONE = 1_024  # probe messages per selector alone, once (~15-60 ms at most; `(d + .5) > f` needs 66, z3 2 s)
+DEEP = 16_384  # the same, once, for a selector the solver gave up on alone (within the timeout too)
 
 
-def _probe_alone(p: _Prepared, budget: int | None = None) -> None:
+def _probe_alone(p: _Prepared, budget: int | None = None, seconds: float = math.inf) -> None:
     """Look among the probe messages for a few the selector selects (engine-judged, read back);
-    once with ALONE messages, or again with a larger ``budget``."""
+    once with ALONE messages, or again with a larger ``budget`` for at most ``seconds``."""
     if budget is None:
         if p.probed:
             return
         p.probed, budget = True, ALONE
     from jmsctl.analysis import witness as w
 
-    for candidate in w.messages(p.text, w.ingredients([p.ast]), budget):
-        if len(p.selects) >= MERGED:
+    deadline = time.monotonic() + seconds
+    for i, candidate in enumerate(w.messages(p.text, w.ingredients([p.ast]), budget)):
+        if len(p.selects) >= MERGED or (i % 256 == 255 and time.monotonic() > deadline):
             return
         if _verdicts([p.compiled], candidate.message())[0] == "TRUE":
             message = read_witness(_doc(candidate.message()))
@@ -327,7 +329,7 @@ def _never(p: _Prepared, timeout: float) -> Answer:
     if isinstance(answer, Witness):
         p.selects.insert(0, read_witness(answer.message))
     elif isinstance(answer, Unknown) and not p.selects:
-        _probe_alone(p, DEEP)
+        _probe_alone(p, DEEP, timeout)
         if p.selects:
             answer = Witness("selects", _doc(p.selects[0]), ("TRUE",), (p.text,))
     p.never = (timeout, answer)
