@@ -5,17 +5,22 @@ again whole; --fix and --diff work from the whole file and write it exactly."""
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import os
+import random
+import re
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
 
 from jmsctl.diagnostics import locate
 from jmsctl.scan import FileResult, scan_bytes, scan_file
-from jmsctl.scan.cuts import BIG, BLOCK, byte_cuts, file_offset, read_cut
+from jmsctl.scan.cuts import BIG, BLOCK, OVERLAP, Cut, file_offset, read_large
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = BIG + 4 * BLOCK
@@ -35,6 +40,13 @@ SOURCES = {
     "app.yaml": 'app:\n  note: "é"\n  selector: "a == 1"\n  data: "' + DATA + '"\n  s2:\n    selector: "ü == 1"\n',
     "app.py": 'import stomp\n# é\nDATA = "' + DATA + '"\nconn.subscribe("/queue/a", id=1, headers={"selector": "é == 1"})\n',
 }
+
+
+def _read(data: bytes) -> tuple[str, tuple[Cut, ...]]:
+    """The cut text of any content (every file is to be scanned)."""
+    read = read_large(io.BytesIO(data), (b"",), re.compile(rb"."))
+    assert read is not None
+    return read
 
 
 def _shape(r: FileResult, cut: bool) -> list[object]:
@@ -84,8 +96,8 @@ def test_a_trigger_word_is_never_cut_out() -> None:
     for at in (5 * BLOCK + 100, 6 * BLOCK - 3, 6 * BLOCK - 1):
         run = bytearray(DATA.encode())
         run[at : at + 8] = b"SeLeCtOr"
-        ranges = byte_cuts(memoryview(bytes(run)))
-        assert ranges and not any(a <= at + 7 and at < b for a, b in ranges), (at, ranges)
+        text, cuts = _read(bytes(run))
+        assert cuts and text.count("SeLeCtOr") == 1, at
     line = "uri=activemq:queue:q?" + DATA[: 5 * BLOCK] + "&selector=a%20%3D%3D%201&x=" + DATA[: 5 * BLOCK] + "\n"
     cut, whole = scan_bytes("a.properties", line.encode()), scan_bytes("a.properties", line.encode(), whole=True)
     assert cut is not None and whole is not None
@@ -105,16 +117,77 @@ def test_a_word_the_extractor_reads_anywhere_is_never_cut_out(name: str, source:
     assert [c.text for c in cut.selectors] == [c.text for c in whole.selectors] == ["a == 1"]
 
 
+def test_a_cut_never_makes_a_word_where_the_kept_sides_meet() -> None:
+    """'…jm' kept before a cut and 's…' after it would make 'jms' (the JVM extractor's JMS context,
+    read anywhere in a file): that row is left whole."""
+    row = bytearray(DATA[: 8 * BLOCK].encode())
+    row[BLOCK - 2 : BLOCK] = b"jm"  # the end of the first block kept
+    row[7 * BLOCK : 7 * BLOCK + 1] = b"s"  # the start of the last block kept
+    source = b"class A { void f(S s, Q q) { s.createConsumer(q, \"a == 1\"); } }\n/* " + bytes(row) + b" */\n/* " + DATA.encode() + b" */\n"
+    offset = source.index(bytes(row))
+    shifted = bytearray(source)  # the row aligned on blocks: its first block starts one block in
+    assert offset < BLOCK
+    pad = BLOCK - offset
+    shifted[offset:offset] = b" " * pad
+    data = bytes(shifted)
+    cut, whole = scan_bytes("A.java", data), scan_bytes("A.java", data, whole=True)
+    assert cut is not None and whole is not None and cut.cuts  # the long comment after is still cut
+    assert "jms" not in cut.text.lower() and [c.text for c in cut.selectors] == [c.text for c in whole.selectors] == []
+
+
 def test_cuts_keep_a_block_each_side_and_count_characters() -> None:
     whole = "é" * 10 + "\n" + DATA + "\nend"
-    text, cuts = read_cut(whole.encode())
+    text, cuts = _read(whole.encode())
     assert cuts and all(length % BLOCK == 0 for _, length in cuts)
     (point, _), = cuts
     assert text[point - BLOCK : point].strip(" ,.abcdefghijklmnopqrstuvwxyz0123456789") == ""  # a plain block kept before
     assert all(text[i] == whole[file_offset(cuts, i)] for i in (*range(0, 20), *range(point - 5, point + 5), *range(len(text) - 10, len(text))))
     assert file_offset(cuts, len(text) - 1) == len(whole) - 1
     assert text.endswith("\nend") and text.startswith("é" * 10)
-    assert read_cut(DATA[: BIG - 1].encode())[1] == ()  # under BIG: whole
+    small = DATA[: BIG - 14].encode()  # with the line before it: one byte under BIG
+    assert scan_bytes("a.properties", b"x.selector=a\n" + small) == scan_bytes("a.properties", b"x.selector=a\n" + small, whole=True)
+    assert scan_bytes("a.properties", b"x.selector=a\n" + small).cuts == ()  # type: ignore[union-attr]  # under BIG: read whole
+
+
+def test_triggers_and_binary_files_as_a_whole_read_finds_them() -> None:
+    """Read a block at a time, a trigger across two blocks is found, one longer than the overlap
+    searched again whole (XML's ``\\sfilter\\s*=``), a NUL in the first 8192 bytes still means binary."""
+    head = "import jakarta.jms.*; /* " + DATA[: 3 * BLOCK]
+    call = ' */ class A { void f(Session s, Queue q) { s.'
+    head = head[: 3 * BLOCK - 7 - len(call)]  # the call's name across the edge of blocks 2 and 3
+    java = (head + call + 'createConsumer(q, "a == 1"); } }\n/* ' + DATA + " */\n").encode()
+    assert java.index(b"createConsumer") < 3 * BLOCK < java.index(b"createConsumer") + 14 and b"elect" not in java.lower()
+    spaces = " " * 6000
+    xml = ("<r><!-- " + DATA[: 2 * BLOCK - 5000] + ' -->\n<queue filter' + spaces + '="a == 1"/>\n<!-- ' + DATA + " --></r>\n").encode()
+    match = re.search(rb"\sfilter\s*=", xml)
+    assert match and match.start() < 2 * BLOCK - OVERLAP and match.end() > 2 * BLOCK  # in no block with the overlap before it
+    assert b"elect" not in xml.lower()
+    for name, data in (("A.java", java), ("a.xml", xml)):
+        cut, whole = scan_bytes(name, data), scan_bytes(name, data, whole=True)
+        assert cut is not None and whole is not None and cut.cuts, name
+        assert [c.text for c in cut.selectors] == [c.text for c in whole.selectors] == ["a == 1"], name
+    binary = b"x.selector=a\n\0" + DATA.encode()
+    assert scan_bytes("a.properties", binary) is None and scan_bytes("a.properties", binary, whole=True) is None
+    late = b"x.selector=a\n" + DATA.encode() + b"\0"
+    assert scan_bytes("a.properties", late) is not None
+    assert scan_bytes("a.properties", DATA.encode()) is None and scan_bytes("a.properties", DATA.encode(), whole=True) is None  # no trigger
+
+
+def test_base64_hex_and_uuids_are_cut_too() -> None:
+    rng = random.Random(23)
+    b64 = base64.b64encode(rng.randbytes(SIZE * 3 // 4)).decode()
+    uuids = "-".join(str(uuid.UUID(int=rng.getrandbits(128))) for _ in range(SIZE // 37))
+    for name, text in (
+        ("a.properties", "x.selector=a == 1\ncert=" + b64 + "\ny.selector=b == 2\n"),
+        ("beans.xml", '<beans><property name="messageSelector" value="a == 1"/>\n<cert>' + b64 + "</cert>\n<ids>" + uuids
+                      + '</ids>\n<property name="messageSelector" value="b == 2"/></beans>\n'),
+        ("app.yaml", 'a:\n  selector: "a == 1"\n  cert: ' + b64 + '\n  b:\n    selector: "b == 2"\n'),
+    ):
+        data = text.encode()
+        cut, whole = scan_bytes(name, data), scan_bytes(name, data, whole=True)
+        assert cut is not None and whole is not None and cut.cuts, name
+        assert len(cut.text) < len(whole.text) // 3, name
+        assert _shape(cut, True) == _shape(whole, False) and len(whole.selectors) == 2, name
 
 
 def test_not_utf8_is_read_as_latin1_like_today() -> None:

@@ -7,8 +7,11 @@ writes SARIF 2.1.0. The CLI (cli/commands/scan.py) only wires options and render
 
 from __future__ import annotations
 
+import io
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from jmsctl.diagnostics import Diagnostic
 from jmsctl.scan import cuts as _cuts
@@ -66,55 +69,68 @@ def is_binary(data: bytes) -> bool:
 
 def scan_file(path: str, analyze_text: Callable[[str], Analysis] = analyze, lint: Lint | None = None,
               whole: bool = False) -> FileResult | None:
-    """``scan_bytes`` of a file read here: its bytes are let go once decoded, so that a large file
-    is not held twice while its selectors are looked for. OSError when it cannot be read."""
+    """``scan_bytes`` of a file read here. A file under ``cuts.BIG`` is read whole and its bytes let
+    go once decoded; a larger one is read a block at a time and only its text with the long plain
+    runs cut out is built (scan/cuts.py), unless ``whole``. OSError when it cannot be read."""
     extractor = for_path(path)
     if extractor is None:
         return None
     with open(path, "rb") as f:
+        if not whole and os.fstat(f.fileno()).st_size >= _cuts.BIG:
+            return _large(path, f, extractor, analyze_text, lint)
         data = f.read()
     if not extractor.triggered(data) or is_binary(data):
         return None
-    if whole or len(data) < _cuts.BIG:
-        text = read_text(data)
-        del data
-        return _extracted(path, text, (), extractor, analyze_text, lint)
-    text, cuts = _cuts.read_cut(data, extractor.keep)
+    text = read_text(data)
     del data
-    result = _extracted(path, text, cuts, extractor, analyze_text, lint)
-    return result if result is not None else scan_file(path, analyze_text, lint, whole=True)
+    return _extracted(path, text, (), extractor, analyze_text, lint)
 
 
 def scan_bytes(path: str, data: bytes, extractor: Extractor | None = None,
                analyze_text: Callable[[str], Analysis] = analyze, lint: Lint | None = None,
                whole: bool = False) -> FileResult | None:
     """The selectors of one file's content; None when it is binary, of no known kind, or holds
-    no trigger word (then it is not parsed at all). A large file's plain runs are cut out unless
-    ``whole`` (scan/cuts.py); the results are the same."""
+    no trigger word (then it is not parsed at all). Large content is read as ``scan_file`` reads
+    a large file unless ``whole``; the results are the same."""
     extractor = extractor or for_path(path)
-    if extractor is None or not extractor.triggered(data) or is_binary(data):
+    if extractor is None:
         return None
     if not whole and len(data) >= _cuts.BIG:
-        result = _extracted(path, *_cuts.read_cut(data, extractor.keep), extractor, analyze_text, lint)
-        if result is not None:
-            return result
-    return _extracted(path, read_text(data), (), extractor, analyze_text, lint)
+        return _large(path, io.BytesIO(data), extractor, analyze_text, lint)
+    if not extractor.triggered(data) or is_binary(data):
+        return None
+    text = read_text(data)
+    return _extracted(path, text, (), extractor, analyze_text, lint)
+
+
+def _large(path: str, f: BinaryIO, extractor: Extractor, analyze_text: Callable[[str], Analysis], lint: Lint | None) -> FileResult | None:
+    """A large file's selectors from its cut text; when one may involve what was cut, from its
+    whole text (read again: memory as before the cuts, for that file only)."""
+    read = _cuts.read_large(f, extractor.words, extractor.trigger, extractor.keep)
+    if read is None:
+        return None
+    result = _extracted(path, *read, extractor, analyze_text, lint)
+    if not _touches_cut(result):
+        return result
+    del read, result
+    f.seek(0)
+    text = read_text(f.read())
+    return _extracted(path, text, (), extractor, analyze_text, lint)
 
 
 def _extracted(path: str, text: str, cuts: tuple[_cuts.Cut, ...], extractor: Extractor,
-               analyze_text: Callable[[str], Analysis], lint: Lint | None) -> FileResult | None:
-    """The file's selectors checked; None when the text has cuts and one of them may be part of
-    what was found (the caller reads the file again whole)."""
+               analyze_text: Callable[[str], Analysis], lint: Lint | None) -> FileResult:
     try:
         found = sorted(extractor.extract(path, text), key=lambda f: (f.start, f.end))
     except NotScanned as exc:
-        if cuts and _cuts.touched(text, cuts, exc.diagnostic.span):
-            return None
         return FileResult(path, text, (), (exc.diagnostic,), cuts)
-    checked = tuple(verify(f, analyze_text, lint, path) for f in found)
-    if cuts and any(_cuts.touched(text, cuts, _offsets(c)) for c in checked):
-        return None
-    return FileResult(path, text, checked, (), cuts)
+    return FileResult(path, text, tuple(verify(f, analyze_text, lint, path) for f in found), (), cuts)
+
+
+def _touches_cut(r: FileResult) -> bool:
+    """Whether a selector, its source, a diagnostic or a note stands on a line that lost characters."""
+    return bool(r.cuts) and (any(_cuts.touched(r.text, r.cuts, d.span) for d in r.notes)
+                             or any(_cuts.touched(r.text, r.cuts, _offsets(c)) for c in r.selectors))
 
 
 def _offsets(checked: Checked) -> Iterator[int]:

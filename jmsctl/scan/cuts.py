@@ -1,85 +1,124 @@
-"""A large file read without its long runs of plain prose: the memory of ``scan`` does not grow
-with the size of a string of data that holds no selector (issue 23).
+"""A large file read without its long runs of plain data, and never whole: the memory of ``scan``
+does not grow with the size of a string of data that holds no selector (issue 23).
 
-A file of BIG bytes or more is cut, before it is decoded, where it holds three or more aligned
-blocks of BLOCK bytes in a row made only of ASCII letters, digits, spaces, commas and periods and
-without the word 'elect' in any case (the extractors' selector words are built on it: 'selector',
-'messageSelector', 'Selected') nor a word the extractor reads anywhere in a file (its ``keep``:
-'jms', 'activemq'...): every such block but the first and the last of the row is left out, so the text the extractors read keeps at least BLOCK plain characters on each side of a cut.
-Those characters are never syntax in the languages read here (no quote, escape, line end, tag,
-template or comment marker), so a cut inside a string literal, a comment, an XML text or
-attribute, a .properties or YAML value shortens it and changes nothing else: the extractors read
-the same tokens and lines, only the long value is shorter. What the cut text cannot say is
-checked afterwards (``touched``): a selector, its source, or a diagnostic on a line that lost
-characters, and the file is read again whole (memory as before, results exact). Cuts never hold a
-line end, so lines and columns computed from the cut text are the file's; only absolute offsets
-move (``file_offset``).
+A file of BIG bytes or more is read a BLOCK at a time, twice (``read_large``). The first pass
+decides, as a whole read does, whether it is to be scanned (trigger, binary), and finds the plain
+blocks: made only of ASCII letters, digits, spaces, tabs and ``,.-_+/=`` (prose, numbers, hex,
+UUIDs, base64), without the word 'elect' in any case (the extractors' selector words are built on
+it: 'selector', 'messageSelector', 'Selected') nor a word the extractor reads anywhere in a file
+(its ``keep``: 'jms', 'mq'...). Of each row of three or more plain blocks, every block but the
+first and the last is left out (not where the two kept sides would meet in such a word: '…jm' +
+'s…'); the second pass reads and decodes only the rest, so the text the extractors read keeps at
+least BLOCK plain characters on each side of a cut. No plain character
+opens or closes a string, a comment, a tag or a line, so inside a string literal, a comment, an
+XML text or attribute, a .properties or YAML value a cut only shortens it: the extractors read the
+same tokens and lines. What the cut text cannot say is checked afterwards (``touched``): a
+selector, its source, a diagnostic or a note on a line that lost characters, and the file is read
+again whole (memory as before, results exact). Cuts never hold a line end, so lines and columns
+computed from the cut text are the file's; only absolute offsets move (``file_offset``).
 
-Not cut: runs of other characters (escapes, punctuation, non-ASCII text), files under BIG. In
-code, a run of BLOCK x 3 plain characters outside any literal or comment (a sequence of words,
-not a program) would be shortened too.
+Not cut: runs of other characters (JSON, escapes, other punctuation, non-ASCII text), files under
+BIG, blocks of a Java or Python file holding a word of ``keep`` (random base64 holds 'jms' or 'mq'
+every few thousand characters, so it stays whole there). In code, outside every literal and
+comment, a run of three blocks of plain characters (a one-line table of numbers, a chain of
+words) would be shortened too; where the two kept blocks meet they could make or unmake a '//'
+that comments out the rest of that line, the one way a cut could change what scan reads on
+other lines.
 """
 
 from __future__ import annotations
 
+import importlib
+import re
+import sys
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
+from functools import cache
+from typing import Any, BinaryIO
 
 BLOCK = 1 << 16
 BIG = 1 << 20
-_PLAIN = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,."
+# No quote, escape, line end, tag, entity, template or URI-escape character of any language scan
+# reads; where two kept blocks meet inside a literal or comment they make only more of its text.
+_PLAIN = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \t,.-_+/="
 _WORD = b"elect"
 BOM = b"\xef\xbb\xbf"
 
 Cut = tuple[int, int]  # (offset in the cut text where characters were left out, how many)
 
 
-def _plain(view: memoryview, i: int, words: tuple[bytes, ...], reach: int) -> bool:
-    block = view[i * BLOCK : (i + 1) * BLOCK].tobytes()
-    if block.translate(None, _PLAIN):
+def _plain(block: bytes, before: bytes, words: tuple[bytes, ...]) -> bool:
+    if len(block) < BLOCK or block.translate(None, _PLAIN):
         return False
-    lowered = (view[max(0, i * BLOCK - reach) : i * BLOCK].tobytes() + block).lower()  # a word across the block's start too
+    lowered = (before + block).lower()  # a word across the block's start too
     return not any(w in lowered for w in words)
 
 
-def byte_cuts(view: memoryview, keep: tuple[bytes, ...] = ()) -> list[tuple[int, int]]:
-    """The byte ranges (start, end) of ``view`` to leave out: the inner blocks of each row of
-    three or more plain blocks. A block that ends the file short is never plain, nor one holding
-    'elect' or a word of ``keep`` (lower case), also across its edges."""
-    words = (_WORD, *keep)
-    reach = max(len(w) for w in words) - 1
-    out: list[tuple[int, int]] = []
-    first = -1  # the first block of the current row of plain blocks
-    blocks = len(view) // BLOCK
-    for i in range(blocks + 1):
-        plain = i < blocks and _plain(view, i, words, reach)
-        if plain and first < 0:
+OVERLAP = 4096  # bytes of the previous block searched again with the next for a trigger across their edge
+
+
+@cache
+def _bounded(trigger: re.Pattern[bytes]) -> bool:
+    """Whether every match of the trigger is at most OVERLAP bytes long: then searching it block
+    by block, each with the OVERLAP bytes before, finds every match."""
+    try:  # the regex parser's own measure (re._parser, sre_parse before 3.11)
+        parser: Any = importlib.import_module("re._parser" if sys.version_info >= (3, 11) else "sre_parse")
+        return bool(parser.parse(trigger.pattern, trigger.flags).getwidth()[1] <= OVERLAP)
+    except Exception:  # an internal that changed: every file whose trigger is not found in blocks is searched whole
+        return False
+
+
+def read_large(f: BinaryIO, words: Sequence[bytes], trigger: re.Pattern[bytes], keep: tuple[bytes, ...] = ()
+               ) -> tuple[str, tuple[Cut, ...]] | None:
+    """A large file (``f`` at its start, seekable) read twice, a block at a time, never whole: first
+    its trigger (``Extractor.triggered``: a word of ``words``, then a match of ``trigger``), whether
+    it is binary (a NUL in its first 8192 bytes: ``scan.is_binary``) and which blocks are plain; then
+    the kept parts, decoded as ``scan.read_text`` decodes (BOM dropped, UTF-8 else Latin-1).
+    None when it is not to be scanned, else its text with the plain runs cut out and the cuts."""
+    base = 3 if f.read(3) == BOM else 0
+    f.seek(base)
+    seen_word = seen_trigger = False
+    bounded = _bounded(trigger)
+    reach = max(len(w) for w in (_WORD, *keep)) - 1
+    word_reach = max(len(w) for w in words) - 1
+    kept_words = (_WORD, *keep)
+    plain: list[bool] = []
+    pos = base
+    before = b""  # the end of the previous block
+    while block := f.read(BLOCK):
+        if pos < 8192 and b"\0" in block[: 8192 - pos]:
+            return None
+        if not seen_word:
+            seen_word = any(w in before[len(before) - word_reach :] + block for w in words)
+        if not seen_trigger:
+            seen_trigger = trigger.search(before + block) is not None
+        plain.append(_plain(block, before[len(before) - reach :] if reach else b"", kept_words))
+        before = block[-OVERLAP:]
+        pos += len(block)
+    if seen_word and not seen_trigger and not bounded:
+        f.seek(0)
+        seen_trigger = trigger.search(f.read()) is not None  # a match may be longer than the overlap: searched whole
+    if not (seen_word and seen_trigger):
+        return None
+    ranges: list[tuple[int, int]] = []  # (start, end) file offsets left out: the inner blocks of rows of 3 or more
+    first = -1
+    for i, p in enumerate([*plain, False]):
+        if p and first < 0:
             first = i
-        elif not plain and first >= 0:
-            if i - first >= 3:
-                out.append(((first + 1) * BLOCK, (i - 1) * BLOCK))
+        elif not p and first >= 0:
+            if i - first >= 3 and not _joins_a_word(f, base + (first + 1) * BLOCK, base + (i - 1) * BLOCK, kept_words, reach):
+                ranges.append((base + (first + 1) * BLOCK, base + (i - 1) * BLOCK))
             first = -1
-    return out
-
-
-def read_cut(data: bytes, keep: tuple[bytes, ...] = ()) -> tuple[str, tuple[Cut, ...]]:
-    """The file's text as ``scan.read_text`` decodes it (BOM dropped, UTF-8 else Latin-1), with the
-    plain runs of a large file left out, and the cuts made. The file's bytes are only read
-    (memoryview): what is built is the shorter text. Cuts are ASCII, so a UTF-8 file is valid
-    exactly when each kept part is, and character counts of the cuts equal their byte counts."""
-    view = memoryview(data)
-    if data.startswith(BOM):
-        view = view[len(BOM):]
-    ranges = byte_cuts(view, keep) if len(view) >= BIG else []
-    if not ranges:
-        return _decode([view])[0], ()
-    views = []
-    pos = 0
+    keeps = []
+    at = base
     for start, end in ranges:
-        views.append(view[pos:start])
-        pos = end
-    views.append(view[pos:])
-    parts = _decode(views)
+        keeps.append((at, start))
+        at = end
+    keeps.append((at, pos))
+    parts = _parts(f, keeps, "utf-8")
+    if parts is None:
+        parts = _parts(f, keeps, "latin-1")
+    assert parts is not None
     cuts: list[Cut] = []
     kept = 0
     for (start, end), part in zip(ranges, parts, strict=False):
@@ -90,11 +129,27 @@ def read_cut(data: bytes, keep: tuple[bytes, ...] = ()) -> tuple[str, tuple[Cut,
     return text, tuple(cuts)
 
 
-def _decode(views: Sequence[memoryview]) -> list[str]:
-    try:
-        return [str(v, "utf-8") for v in views]
-    except UnicodeDecodeError:
-        return [str(v, "latin-1") for v in views]
+def _joins_a_word(f: BinaryIO, start: int, end: int, words: tuple[bytes, ...], reach: int) -> bool:
+    """Whether leaving out [start, end) would make a word of ``words`` where the two sides meet
+    ('…jm' + 's…'): then that row is not cut. (The plain blocks on either side hold none.)"""
+    f.seek(start - reach)
+    joined = f.read(reach)
+    f.seek(end)
+    joined += f.read(reach)
+    return any(w in joined.lower() for w in words)
+
+
+def _parts(f: BinaryIO, keeps: list[tuple[int, int]], encoding: str) -> list[str] | None:
+    """The kept byte ranges decoded one at a time (the cuts are ASCII: a UTF-8 file is valid exactly
+    when every kept part is); None when one is not UTF-8."""
+    out = []
+    for start, end in keeps:
+        f.seek(start)
+        try:
+            out.append(str(f.read(end - start), encoding))
+        except UnicodeDecodeError:
+            return None
+    return out
 
 
 def file_offset(cuts: Sequence[Cut], offset: int) -> int:
@@ -121,4 +176,4 @@ def touched(text: str, cuts: Sequence[Cut], offsets: Iterable[int]) -> bool:
     return i < len(points) and points[i] <= line_end
 
 
-__all__ = ["BIG", "BLOCK", "Cut", "byte_cuts", "file_offset", "read_cut", "touched"]
+__all__ = ["BIG", "BLOCK", "OVERLAP", "Cut", "file_offset", "read_large", "touched"]
