@@ -117,6 +117,24 @@ def test_a_word_the_extractor_reads_anywhere_is_never_cut_out(name: str, source:
     assert [c.text for c in cut.selectors] == [c.text for c in whole.selectors] == ["a == 1"]
 
 
+def test_a_cut_never_makes_a_word_where_the_kept_sides_meet() -> None:
+    """'…jm' kept before a cut and 's…' after it would make 'jms' (the JVM extractor's JMS context,
+    read anywhere in a file): that row is left whole."""
+    row = bytearray(DATA[: 8 * BLOCK].encode())
+    row[BLOCK - 2 : BLOCK] = b"jm"  # the end of the first block kept
+    row[7 * BLOCK : 7 * BLOCK + 1] = b"s"  # the start of the last block kept
+    source = b"class A { void f(S s, Q q) { s.createConsumer(q, \"a == 1\"); } }\n/* " + bytes(row) + b" */\n/* " + DATA.encode() + b" */\n"
+    offset = source.index(bytes(row))
+    shifted = bytearray(source)  # the row aligned on blocks: its first block starts one block in
+    assert offset < BLOCK
+    pad = BLOCK - offset
+    shifted[offset:offset] = b" " * pad
+    data = bytes(shifted)
+    cut, whole = scan_bytes("A.java", data), scan_bytes("A.java", data, whole=True)
+    assert cut is not None and whole is not None and cut.cuts  # the long comment after is still cut
+    assert "jms" not in cut.text.lower() and [c.text for c in cut.selectors] == [c.text for c in whole.selectors] == []
+
+
 def test_cuts_keep_a_block_each_side_and_count_characters() -> None:
     whole = "é" * 10 + "\n" + DATA + "\nend"
     text, cuts = _read(whole.encode())

@@ -7,8 +7,9 @@ blocks: made only of ASCII letters, digits, spaces, tabs and ``,.-_+/=`` (prose,
 UUIDs, base64), without the word 'elect' in any case (the extractors' selector words are built on
 it: 'selector', 'messageSelector', 'Selected') nor a word the extractor reads anywhere in a file
 (its ``keep``: 'jms', 'mq'...). Of each row of three or more plain blocks, every block but the
-first and the last is left out; the second pass reads and decodes only the rest, so the text the
-extractors read keeps at least BLOCK plain characters on each side of a cut. No plain character
+first and the last is left out (not where the two kept sides would meet in such a word: '…jm' +
+'s…'); the second pass reads and decodes only the rest, so the text the extractors read keeps at
+least BLOCK plain characters on each side of a cut. No plain character
 opens or closes a string, a comment, a tag or a line, so inside a string literal, a comment, an
 XML text or attribute, a .properties or YAML value a cut only shortens it: the extractors read the
 same tokens and lines. What the cut text cannot say is checked afterwards (``touched``): a
@@ -105,7 +106,7 @@ def read_large(f: BinaryIO, words: Sequence[bytes], trigger: re.Pattern[bytes], 
         if p and first < 0:
             first = i
         elif not p and first >= 0:
-            if i - first >= 3:
+            if i - first >= 3 and not _joins_a_word(f, base + (first + 1) * BLOCK, base + (i - 1) * BLOCK, kept_words, reach):
                 ranges.append((base + (first + 1) * BLOCK, base + (i - 1) * BLOCK))
             first = -1
     keeps = []
@@ -126,6 +127,16 @@ def read_large(f: BinaryIO, words: Sequence[bytes], trigger: re.Pattern[bytes], 
     text = "".join(parts)
     del parts
     return text, tuple(cuts)
+
+
+def _joins_a_word(f: BinaryIO, start: int, end: int, words: tuple[bytes, ...], reach: int) -> bool:
+    """Whether leaving out [start, end) would make a word of ``words`` where the two sides meet
+    ('…jm' + 's…'): then that row is not cut. (The plain blocks on either side hold none.)"""
+    f.seek(start - reach)
+    joined = f.read(reach)
+    f.seek(end)
+    joined += f.read(reach)
+    return any(w in joined.lower() for w in words)
 
 
 def _parts(f: BinaryIO, keeps: list[tuple[int, int]], encoding: str) -> list[str] | None:
