@@ -8,18 +8,17 @@ from __future__ import annotations
 import base64
 import io
 import json
-import os
 import random
 import re
-import subprocess
-import sys
 import uuid
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner, Result
 
+from jmsctl.cli.app import app
 from jmsctl.diagnostics import locate
-from jmsctl.scan import FileResult, scan_bytes, scan_file
+from jmsctl.scan import FileResult, cuts, scan_bytes, scan_file
 from jmsctl.scan.cuts import BIG, BLOCK, OVERLAP, Cut, file_offset, read_large
 from jmsctl.scan.extractors import Extractor, extractors
 
@@ -225,30 +224,29 @@ def test_not_utf8_is_read_as_latin1_like_today() -> None:
     assert [c.text for c in cut.selectors] == ["a == 1", "é = 'x'"]
 
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "jmsctl", "scan", *args], capture_output=True, text=True, cwd=cwd,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}, timeout=300)
+def _cli(*args: str) -> Result:
+    return CliRunner().invoke(app, ["scan", *args], env={"NO_COLOR": "1"})
 
 
-def test_json_sarif_and_fix_of_a_large_file(tmp_path: Path) -> None:
+def test_json_sarif_and_fix_of_a_large_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "Gen.java"
     path.write_bytes(SOURCES["Gen.java"].encode())
+    monkeypatch.chdir(tmp_path)  # SARIF's paths are relative to it
     assert scan_file(str(path)).cuts  # type: ignore[union-attr]
-    for fmt in ("json", "sarif", "concise"):
-        r = _cli("--format", fmt, str(path), cwd=tmp_path)
-        assert r.returncode == 1, r.stderr
-        script = f"import jmsctl.scan.cuts as c, sys; c.BIG = 1 << 60; from jmsctl.cli.app import main; sys.argv = ['jmsctl', 'scan', '--format', {fmt!r}, {str(path)!r}]; main()"
-        w = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path,
-                           env={**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}, timeout=300)
-        assert r.stdout == w.stdout and r.stdout  # the same report as the whole file's
-    doc = json.loads(_cli("--format", "json", str(path), cwd=tmp_path).stdout)
+    reports = {fmt: _cli("--format", fmt, str(path)) for fmt in ("json", "sarif", "concise")}
+    with monkeypatch.context() as m:
+        m.setattr(cuts, "BIG", 1 << 60)  # every file read whole
+        assert not scan_file(str(path)).cuts  # type: ignore[union-attr]
+        for fmt, r in reports.items():
+            assert r.exit_code == 1 and r.stdout == _cli("--format", fmt, str(path)).stdout != "", fmt  # the whole file's report
+    doc = json.loads(reports["json"].stdout)
     spans = [(d["code"], d["offset"], d["length"]) for s in doc["selectors"] for d in s["diagnostics"]]
     text = SOURCES["Gen.java"]
     assert [(code, text[o : o + n]) for code, o, n in spans] == [("E007", "=="), ("E007", "==")]  # the whole file's characters
     assert spans[-1][1] > 2 * len(DATA)  # after both cuts
-    diff = _cli("--diff", str(path), cwd=tmp_path)
-    assert diff.returncode == 1 and "+  void g(Session s, Queue q) { String x = \"ö\"; s.createConsumer(q, \"b = 'é' AND c = 2 AND JMSPriority = 12\"); }" in diff.stdout
-    fixed = _cli("--fix", "--format", "json", str(path), cwd=tmp_path)
-    assert fixed.returncode == 0, fixed.stderr  # what remains are warnings (JMSPriority = 12, reported once '==' is fixed)
+    diff = _cli("--diff", str(path))
+    assert diff.exit_code == 1 and "+  void g(Session s, Queue q) { String x = \"ö\"; s.createConsumer(q, \"b = 'é' AND c = 2 AND JMSPriority = 12\"); }" in diff.stdout
+    fixed = _cli("--fix", "--format", "json", str(path))
+    assert fixed.exit_code == 0, fixed.output  # what remains are warnings (JMSPriority = 12, reported once '==' is fixed)
     assert "JMSPriority" in fixed.stdout and fixed.stderr.count("fixed E007") == 2
     assert path.read_bytes() == text.replace('"a == 1"', '"a = 1"').replace("c == 2", "c = 2").encode()
