@@ -121,7 +121,7 @@ def test_a_word_the_extractor_reads_anywhere_is_never_cut_out(name: str, source:
 
 def test_a_cut_never_makes_a_word_where_the_kept_sides_meet() -> None:
     """'…jm' kept before a cut and 's…' after it would make 'jms' (the JVM extractor's JMS context,
-    read anywhere in a file): that row is left whole."""
+    read anywhere in a file): that row is cut a block shorter."""
     row = bytearray(DATA[: 8 * BLOCK].encode())
     row[BLOCK - 2 : BLOCK] = b"jm"  # the end of the first block kept
     row[7 * BLOCK : 7 * BLOCK + 1] = b"s"  # the start of the last block kept
@@ -135,6 +135,7 @@ def test_a_cut_never_makes_a_word_where_the_kept_sides_meet() -> None:
     cut, whole = scan_bytes("A.java", data), scan_bytes("A.java", data, whole=True)
     assert cut is not None and whole is not None and cut.cuts  # the long comment after is still cut
     assert "jms" not in cut.text.lower() and [c.text for c in cut.selectors] == [c.text for c in whole.selectors] == []
+    assert len(cut.cuts) == 2  # the row with the word too, a block shorter
 
 
 def test_cuts_keep_a_block_each_side_and_count_characters() -> None:

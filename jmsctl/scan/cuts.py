@@ -18,9 +18,10 @@ lines and columns computed from the cut text are the file's; only absolute offse
 
 An extractor may also read the whole text for a word (``Extractor.context``: the JVM extractor
 counts generic call names only in a file that mentions JMS). Whether that regex matches is kept:
-no row is cut where its two kept sides would meet within _NEAR of 'elect' or a ``keep`` word
-('…jm' + 's…'); and when a cut block held a ``keep`` word, the cut text must match away from every
-cut (the file's import does), or the file is cut again with those blocks kept.
+no cut leaves its two kept sides meeting within _NEAR of 'elect' or a ``keep`` word ('…jm' +
+'s…': a block fewer is cut at one end or both, else the row is kept); and when a cut block held a
+``keep`` word, the cut text must match away from every cut (the file's import does), or the file
+is cut again with those blocks kept.
 
 Not cut: runs of other characters (JSON, escapes, other punctuation, non-ASCII text), files under
 BIG. In code, outside every literal and comment, a run of three blocks of plain characters (a
@@ -117,15 +118,18 @@ def read_large(f: BinaryIO, words: Sequence[bytes], trigger: re.Pattern[bytes], 
 
 def _rows(f: BinaryIO, base: int, plain: list[bool], words: tuple[bytes, ...]) -> list[tuple[int, int]]:
     """(first, end) of the blocks to leave out: the inner ones of each row of three or more plain
-    blocks, unless a word would be made where the kept sides meet."""
+    blocks, never so that the kept sides meet near a word of ``words``."""
     rows = []
     first = -1
     for i, p in enumerate([*plain, False]):
         if p and first < 0:
             first = i
         elif not p and first >= 0:
-            if i - first >= 3 and not _joins_a_word(f, base + (first + 1) * BLOCK, base + (i - 1) * BLOCK, words):
-                rows.append((first + 1, i - 1))
+            # The inner blocks; where the kept sides would meet in a word, a block fewer at either end.
+            for a, b in ((first + 1, i - 1), (first + 2, i - 1), (first + 1, i - 2), (first + 2, i - 2)):
+                if b > a and not _joins_a_word(f, base + a * BLOCK, base + b * BLOCK, words):
+                    rows.append((a, b))
+                    break
             first = -1
     return rows
 
@@ -168,7 +172,7 @@ def _matches_away_from_cuts(context: re.Pattern[str], text: str, cuts: Sequence[
 
 def _joins_a_word(f: BinaryIO, start: int, end: int, words: tuple[bytes, ...]) -> bool:
     """Whether leaving out [start, end) would put a word of ``words`` where the two sides meet, or
-    within _NEAR of it ('…jm' + 's…', 'ibm.' + 'mq…'): then that row is not cut."""
+    within _NEAR of it ('…jm' + 's…', 'ibm.' + 'mq…'): then the cut is not made there."""
     f.seek(start - _NEAR)
     joined = f.read(_NEAR)
     f.seek(end)
