@@ -8,7 +8,7 @@ tries the column path first) or the whole decode (``whole``)."""
 from __future__ import annotations
 
 from jmsctl.filter import pathdecode, whole
-from jmsctl.filter.batch import NOT_TRUE, Batch, add_counts, count_records, merge
+from jmsctl.filter.batch import NOT_TRUE, Batch, add_counts, lines_and_records, merge
 from jmsctl.filter.setup import Setup
 from jmsctl.messages.loader import is_blank, record_too_large
 
@@ -127,8 +127,7 @@ def skipping(s: Setup, chunk: bytes) -> Batch:
     assert s.scan is not None
     spans = s.scan(chunk)
     total = Batch()
-    total.lines = chunk.count(b"\n") + (0 if chunk.endswith(b"\n") or not chunk else 1)
-    records = count_records(chunk, total.lines)
+    total.lines, records = lines_and_records(chunk)
     if spans:
         lines = [chunk[start:end] for start, end in spans]
         if b"\r" in chunk:
