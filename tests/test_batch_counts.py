@@ -1,11 +1,11 @@
-"""filter.batch.lines_and_records: lines and records of a chunk as the loader counts them, on
-chunks built from every kind of line start (blank, white space, controls, JSON)."""
+"""filter.batch.chunk_lines and count_records: the lines and records of a chunk as the loader
+counts them, on chunks built from every kind of line start (blank, white space, controls, JSON)."""
 
 from __future__ import annotations
 
 import random
 
-from jmsctl.filter.batch import lines_and_records
+from jmsctl.filter.batch import chunk_lines, count_records
 from jmsctl.messages.loader import is_blank
 
 PIECES = [b"", b" ", b"\t", b"\r", b"  \t\r", b" {}", b"\x0b", b"\x0c{}", b"!", b'{"a":1}', b"{", b"x", b"\xff", b"\r{}", b"\t{}"]
@@ -18,6 +18,11 @@ def reference(chunk: bytes) -> tuple[int, int]:
     if not chunk:
         lines = []
     return len(lines), sum(1 for line in lines if not is_blank(line))
+
+
+def lines_and_records(chunk: bytes) -> tuple[int, int]:
+    lines = chunk_lines(chunk)
+    return len(lines), count_records(lines)
 
 
 def test_every_kind_of_line_start() -> None:
