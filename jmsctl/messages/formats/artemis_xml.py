@@ -16,6 +16,7 @@ in it is read; expat never fetches anything.
 from __future__ import annotations
 
 import base64
+import binascii
 import math
 import re
 from collections.abc import Iterator
@@ -322,21 +323,29 @@ def build_message(msg: Pending, export: bool, destination: str | None) -> Messag
     headers: dict[str, Any] = {}
     if "user-id" in attrs:
         headers["JMSMessageID"] = "ID:" + attrs["user-id"]
-    if "timestamp" in attrs:
-        headers["JMSTimestamp"] = _integral(attrs["timestamp"], LONG, "timestamp")
-    if "expiration" in attrs:
-        headers["JMSExpiration"] = _integral(attrs["expiration"], LONG, "expiration")
-    if "priority" in attrs:
-        priority = _integral(attrs["priority"], BYTE, "priority")
-        if not 0 <= priority <= 9:
-            raise RecordError("priority", f"priority {priority} is outside the JMS range 0..9")
+    text = attrs.get("timestamp")
+    if text is not None:  # the short way: up to 18 ASCII digits always fit a long
+        headers["JMSTimestamp"] = int(text) if len(text) < 19 and text.isdigit() and text.isascii() else _integral(text, LONG, "timestamp")
+    text = attrs.get("expiration")
+    if text is not None:
+        headers["JMSExpiration"] = int(text) if len(text) < 19 and text.isdigit() and text.isascii() else _integral(text, LONG, "expiration")
+    text = attrs.get("priority")
+    if text is not None:
+        priority = _PRIORITIES.get(text)
+        if priority is None:
+            priority = _integral(text, BYTE, "priority")
+            if not 0 <= priority <= 9:
+                raise RecordError("priority", f"priority {priority} is outside the JMS range 0..9")
         headers["JMSPriority"] = priority
     if destination is not None:
         headers["JMSDestination"] = destination
     properties, nulls, source = _properties(msg, headers)
-    source.update(format=NAME, line=msg.line, variant="data exp" if export else "consumer --data")
-    if "id" in attrs:
-        source["id"] = _integral(attrs["id"], LONG, "id")
+    source["format"] = NAME
+    source["line"] = msg.line
+    source["variant"] = "data exp" if export else "consumer --data"
+    text = attrs.get("id")
+    if text is not None:
+        source["id"] = int(text) if len(text) < 19 and text.isdigit() and text.isascii() else _integral(text, LONG, "id")
     if msg.queues:
         source["queues"] = list(msg.queues)
     if msg.large:
@@ -347,45 +356,76 @@ def build_message(msg: Pending, export: bool, destination: str | None) -> Messag
 
 _INTEGRAL: dict[JType, tuple[int, int]] = {jt: RANGES[jt] for jt in (BYTE, SHORT, INT, LONG)}
 _HEADER_PROPERTIES = frozenset(HEADER_PROPERTIES)
+_PRIORITIES = {str(p): p for p in range(10)}
+_INFINITIES = (math.inf, -math.inf)
+_SHORT_INTEGRAL: dict[str | None, tuple[JType, int]] = {kind: (jt, RANGES[jt][1]) for kind, jt in PROPERTY_TYPES.items() if jt in _INTEGRAL}
+"""The exporter's integral type names -> (type, maximum): an unsigned ASCII number up to it is read directly."""
 
 
 def _properties(msg: Pending, headers: dict[str, Any]) -> tuple[dict[str, TypedValue], tuple[str, ...], dict[str, Any]]:
     """The typed properties, the null ones, and what ``source`` keeps (bytes properties, internal
-    names). The usual spellings (a type as the exporter writes it, a canonical integer) take the
-    short way; anything else goes through ``_property_type`` / ``_value``, which word the errors."""
+    names). The usual spellings take the short way, tried in the order of how common they are (a
+    string, an integral number, a boolean); anything else goes through ``_property_type`` /
+    ``_value``, which word the errors."""
     properties: dict[str, TypedValue] = {}
     nulls: list[str] = []
     source: dict[str, Any] = {}
     internal: list[str] = []
     for raw_name, text, kind in msg.properties:
-        try:
-            jt = PROPERTY_TYPES[kind]  # type: ignore[index]  # the writer's spelling
-        except KeyError:
-            jt = _property_type(raw_name, kind)  # any case, or the error
         name = raw_name
         if raw_name[:1] == "_":
             name = JMSX_PROPERTIES.get(raw_name, raw_name)
-            if is_internal(name):
+            if name.startswith(("_AMQ_", "__AMQ_")):  # is_internal
                 internal.append(name)
         if text == NULL_VALUE:
+            if kind not in PROPERTY_TYPES:
+                _property_type(raw_name, kind)  # the error
             nulls.append(name)
             continue
-        if jt is STRING:
+        if kind == "string":
             if name in _HEADER_PROPERTIES:
                 headers[name] = text
             else:
                 properties[name] = (STRING, text)
             continue
-        if jt is None:
+        short = _SHORT_INTEGRAL.get(kind)
+        if short is not None:
+            if text.isdigit() and text.isascii():
+                v = int(text)
+                if v <= short[1]:
+                    properties[name] = (short[0], v)
+                    continue
+            properties[name] = _value(text, short[0], f"properties.{raw_name}")  # a sign, a leading zero ... and every error
+            continue
+        if kind == "double" or kind == "float":  # as _value reads them, without its dispatch; its words for the errors
+            try:
+                f = float(text.strip())
+            except ValueError:
+                properties[name] = _value(text, PROPERTY_TYPES[kind], f"properties.{raw_name}")  # type: ignore[arg-type]
+                continue
+            if kind == "double":
+                properties[name] = (DOUBLE, f)
+                continue
+            f32 = to_f32(f)
+            if f32 not in _INFINITIES or f in _INFINITIES:
+                properties[name] = (FLOAT, f32)
+                continue
+            properties[name] = _value(text, FLOAT, f"properties.{raw_name}")  # out of range: the error
+        try:
+            jt = PROPERTY_TYPES[kind]  # type: ignore[index]  # the writer's spelling
+        except KeyError:
+            jt = _property_type(raw_name, kind)  # any case, or the error
+        if jt is STRING:
+            if name in _HEADER_PROPERTIES:
+                headers[name] = text
+            else:
+                properties[name] = (STRING, text)
+        elif jt is None:
             try:
                 data = b64decode(text)
             except CoreError as exc:
                 raise RecordError(f"properties.{raw_name}", f"the bytes value {exc}") from None
-            source.setdefault("bytes_properties", {})[name] = base64.b64encode(data).decode("ascii")  # source stays JSON
-            continue
-        bounds = _INTEGRAL.get(jt)
-        if bounds is not None and text.isdigit() and text.isascii() and int(text) <= bounds[1]:
-            properties[name] = (jt, int(text))
+            source.setdefault("bytes_properties", {})[name] = binascii.b2a_base64(data, newline=False).decode("ascii")  # base64.b64encode: source stays JSON
         elif jt is BOOLEAN and (text == "true" or text == "false"):
             properties[name] = (BOOLEAN, text == "true")
         else:

@@ -1,0 +1,94 @@
+"""The Artemis XML reader's typing as it was before issue 23's rewrite (jmsctl main 1d57a69,
+jmsctl/messages/formats/artemis_xml.py: ``build_message`` and ``_properties``), kept as the oracle of
+tests/test_artemis_xml_differential.py only: not in the package, not in the format registry."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from jmsctl.messages.decode import RecordError
+from jmsctl.messages.formats import artemis_xml as ax
+from jmsctl.messages.model import Message
+from jmsctl.values import BOOLEAN, BYTE, INT, LONG, RANGES, SHORT, STRING, TypedValue
+
+_INTEGRAL = {jt: RANGES[jt] for jt in (BYTE, SHORT, INT, LONG)}
+_HEADER_PROPERTIES = frozenset(ax.HEADER_PROPERTIES)
+
+
+def build_message(msg: ax.Pending, export: bool, destination: str | None) -> Message:
+    attrs = msg.attrs
+    kind = attrs.get("type", "default")
+    body_type = ax.BODY_TYPES.get(kind.lower())
+    if body_type is None:
+        raise RecordError("type", f"unknown message type {kind!r}; expected one of {', '.join(ax.BODY_TYPES)}")
+    headers: dict[str, Any] = {}
+    if "user-id" in attrs:
+        headers["JMSMessageID"] = "ID:" + attrs["user-id"]
+    if "timestamp" in attrs:
+        headers["JMSTimestamp"] = ax._integral(attrs["timestamp"], LONG, "timestamp")
+    if "expiration" in attrs:
+        headers["JMSExpiration"] = ax._integral(attrs["expiration"], LONG, "expiration")
+    if "priority" in attrs:
+        priority = ax._integral(attrs["priority"], BYTE, "priority")
+        if not 0 <= priority <= 9:
+            raise RecordError("priority", f"priority {priority} is outside the JMS range 0..9")
+        headers["JMSPriority"] = priority
+    if destination is not None:
+        headers["JMSDestination"] = destination
+    properties, nulls, source = _properties(msg, headers)
+    source.update(format=ax.NAME, line=msg.line, variant="data exp" if export else "consumer --data")
+    if "id" in attrs:
+        source["id"] = ax._integral(attrs["id"], LONG, "id")
+    if msg.queues:
+        source["queues"] = list(msg.queues)
+    if msg.large:
+        source["large"] = True
+    body = ax._body(msg, body_type, export, source)
+    return Message(headers, properties, body_type, body, nulls, True, source)
+
+
+def _properties(msg: ax.Pending, headers: dict[str, Any]) -> tuple[dict[str, TypedValue], tuple[str, ...], dict[str, Any]]:
+    """The typed properties, the null ones, and what ``source`` keeps (bytes properties, internal
+    names). The usual spellings (a type as the exporter writes it, a canonical integer) take the
+    short way; anything else goes through ``_property_type`` / ``_value``, which word the errors."""
+    properties: dict[str, TypedValue] = {}
+    nulls: list[str] = []
+    source: dict[str, Any] = {}
+    internal: list[str] = []
+    for raw_name, text, kind in msg.properties:
+        try:
+            jt = ax.PROPERTY_TYPES[kind]  # type: ignore[index]  # the writer's spelling
+        except KeyError:
+            jt = ax._property_type(raw_name, kind)  # any case, or the error
+        name = raw_name
+        if raw_name[:1] == "_":
+            name = ax.JMSX_PROPERTIES.get(raw_name, raw_name)
+            if ax.is_internal(name):
+                internal.append(name)
+        if text == ax.NULL_VALUE:
+            nulls.append(name)
+            continue
+        if jt is STRING:
+            if name in _HEADER_PROPERTIES:
+                headers[name] = text
+            else:
+                properties[name] = (STRING, text)
+            continue
+        if jt is None:
+            try:
+                data = ax.b64decode(text)
+            except ax.CoreError as exc:
+                raise RecordError(f"properties.{raw_name}", f"the bytes value {exc}") from None
+            source.setdefault("bytes_properties", {})[name] = base64.b64encode(data).decode("ascii")  # source stays JSON
+            continue
+        bounds = _INTEGRAL.get(jt)
+        if bounds is not None and text.isdigit() and text.isascii() and int(text) <= bounds[1]:
+            properties[name] = (jt, int(text))
+        elif jt is BOOLEAN and (text == "true" or text == "false"):
+            properties[name] = (BOOLEAN, text == "true")
+        else:
+            properties[name] = ax._value(text, jt, f"properties.{raw_name}")  # the other spellings, and every error
+    if internal:
+        source["internal"] = internal
+    return properties, tuple(nulls), source
