@@ -419,6 +419,11 @@ def test_overlap_over_disjoint_names_is_unknown_when_one_alone_is(monkeypatch):
     monkeypatch.setattr(solver, "DEEP", 16_384)
     answer = solver.overlap("s = 'x'", hard, timeout=TIMEOUT)
     assert answer.result == "overlap" and confirm(answer, ["s = 'x'", hard]) is not None
+    # ... with numbers past the literals' neighbours: t -100 or lower (no probe of its literals has it)
+    wide = "1.5f - f - 10L NOT BETWEEN -JMSDeliveryMode AND +t AND b"
+    monkeypatch.setattr(solver, "never", lambda text, *a, **k: solver.Unknown("the solver gave up (timeout)"))
+    answer = solver.overlap("x = 'y'", wide, timeout=TIMEOUT)
+    assert answer.result == "overlap" and confirm(answer, ["x = 'y'", wide]) is not None
 
 
 def test_overlap_matrix_agrees_with_the_solver_on_each_pair():

@@ -20,8 +20,11 @@ bounded search and evaluated by the broker evaluator; without one the answer is 
 
 from __future__ import annotations
 
+import itertools
 import math
+import random
 import time
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -40,7 +43,7 @@ from jmsctl.messages.jsontext import parse_json_exact
 from jmsctl.messages.model import Message
 from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
-from jmsctl.values import BOOLEAN, TypedValue, tri_name
+from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, INT, LONG, TypedValue, tri_name
 
 DEFAULT_TIMEOUT = 5.0  # seconds per question
 # Terms (AST nodes) the encoder takes: real selectors have tens; building the z3 terms of a generated
@@ -340,13 +343,37 @@ def _probe_alone(p: _Prepared, budget: int | None = None, seconds: float = math.
     from jmsctl.analysis import witness as w
 
     deadline = time.monotonic() + seconds
-    for i, candidate in enumerate(w.messages(p.text, w.ingredients([p.ast]), budget)):
+    messages: Iterator[Message] = (c.message() for c in w.messages(p.text, w.ingredients([p.ast]), budget))
+    if seconds != math.inf:  # the deeper search: half of it random messages with wider numbers
+        messages = itertools.chain(itertools.islice(messages, budget // 2), _wide_messages(p, budget // 2))
+    for i, candidate in enumerate(messages):
         if len(p.selects) >= MERGED or (i % 256 == 255 and time.monotonic() > deadline):
             return
-        if _verdicts([p.compiled], candidate.message())[0] == "TRUE":
-            message = read_witness(_doc(candidate.message()))
+        if _verdicts([p.compiled], candidate)[0] == "TRUE":
+            message = read_witness(_doc(candidate))
             if _verdicts([p.compiled], message)[0] == "TRUE" and message not in p.selects:
                 p.selects.append(message)
+
+
+WIDE = (-100, 100, -1_000_000, 1_000_000)  # numbers past the literals' neighbours (`1.5f - f - 10L > t`: t -100)
+
+
+def _wide_messages(p: _Prepared, count: int) -> Iterator[Message]:
+    """Random messages over the selector's names: each value one of its probe values or, for a
+    property, one of WIDE in each numeric type (seeded by the text: the same messages every run)."""
+    from jmsctl.analysis import witness as w
+
+    ing = w.ingredients([p.ast])
+    table = w.candidates(ing.names, ing)
+    wide = [(t, float(v) if t in (FLOAT, DOUBLE) else v) for v in WIDE for t in (INT, LONG, FLOAT, DOUBLE)]
+    for name, values in table.items():
+        if name not in w.HEADERS and len(values) > 1:  # not a header, nor a name no message carries
+            values.extend(wide)
+    rng = random.Random(zlib.crc32(p.text.encode("utf-8", "surrogatepass")))
+    for _ in range(count):
+        chosen = {name: rng.choice(vs) for name, vs in table.items()}
+        yield Message({k: v for k, v in chosen.items() if k in w.HEADERS and v is not w.ABSENT},
+                      {k: v for k, v in chosen.items() if k not in w.HEADERS and v is not w.ABSENT})
 
 
 def _never(p: _Prepared, timeout: float) -> Answer:
@@ -445,8 +472,6 @@ def _solve(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str], timeou
 
 def _plain(message: smt.Message) -> list[z3.BoolRef]:
     """Preferences for a witness: a byte/short/int-group value is an int, where int is allowed."""
-    from jmsctl.values import INT
-
     g, sub = smt.GROUPS[INT]
     return [z3.Implies(s.group == g, s.sub == sub) for s in message.slots.values() if INT in s.types]
 
