@@ -6,6 +6,7 @@ again whole; --fix and --diff work from the whole file and write it exactly."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import io
 import json
 import random
@@ -19,8 +20,8 @@ from typer.testing import CliRunner, Result
 from jmsctl.cli.app import app
 from jmsctl.diagnostics import locate
 from jmsctl.scan import FileResult, cuts, scan_bytes, scan_file
-from jmsctl.scan.cuts import BIG, BLOCK, OVERLAP, Cut, file_offset, read_large
-from jmsctl.scan.extractors import Extractor, extractors
+from jmsctl.scan.cuts import BIG, BLOCK, OVERLAP, Cut, _word_in_every_match, file_offset, read_large
+from jmsctl.scan.extractors import Extractor, extractors, jvm
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = BIG + 4 * BLOCK
@@ -174,6 +175,21 @@ def test_triggers_and_binary_files_as_a_whole_read_finds_them() -> None:
     late = b"x.selector=a\n" + DATA.encode() + b"\0"
     assert scan_bytes("a.properties", late) is not None
     assert scan_bytes("a.properties", DATA.encode()) is None and scan_bytes("a.properties", DATA.encode(), whole=True) is None  # no trigger
+
+
+def test_blocks_are_searched_for_the_trigger_only_where_a_word_is_when_every_match_holds_one() -> None:
+    """The registry's triggers each hold a word of their extractor's in every match, so a block
+    without one is not searched; a trigger where that cannot be shown (IGNORECASE, an optional
+    part) searches every block."""
+    assert all(_word_in_every_match(e.trigger, tuple(e.words)) for e in extractors())
+    assert not _word_in_every_match(re.compile(rb"(?i)select"), (b"elect",))
+    assert not _word_in_every_match(re.compile(rb"x(?:elect)?|elect"), (b"elect",))
+    assert _word_in_every_match(re.compile(rb"x(?:elect)+|[Ss]elector"), (b"elect",))
+    data = ("import jakarta.jms.*; /* " + DATA + ' */ class A { void f(Session s, Queue q) { s.CREATEconsumer(q, "a == 1"); } }\n').encode()
+    # The file's word ('jakarta', at its start) is nowhere near the match: found only if every block is searched.
+    loose = dataclasses.replace(jvm.EXTRACTOR, trigger=re.compile(rb"(?i)createconsumer"), words=(b"jakarta",))
+    assert scan_bytes("A.java", data, loose) is not None
+    assert read_large(io.BytesIO(data), (b"jakarta",), re.compile(rb"(?i)createconsumer")) is not None
 
 
 def test_base64_hex_and_uuids_are_cut_too() -> None:
