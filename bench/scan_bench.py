@@ -8,7 +8,7 @@ reading every file once in Python (the I/O floor) and ``grep -rlE`` for the trig
     python bench/scan_bench.py --files 50000 --git --repeat 5
 
 Memory (issue 23): ``--big 5 50`` generates a Java source, a .properties file and an XML file of
-each size in MB, each one long string of data beside one selector, and prints each scan's wall and
+each size in MB, each one long string of data (``--data prose``, or ``base64`` of random bytes) beside one selector, and prints each scan's wall and
 CPU seconds and peak RSS (``ru_maxrss`` of that process alone), next to the same file with a short
 literal. ``--tree DIR`` times a tree of your own (the Apache ActiveMQ sources: ``git archive`` of
 apache/activemq); ``--baseline-root CHECKOUT`` runs every measurement a second time with another
@@ -20,6 +20,7 @@ checkout of jmsctl on PYTHONPATH (the commit before a change), in the same run, 
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import random
@@ -115,10 +116,13 @@ def read_all(root: Path) -> None:
                 f.read()
 
 
-def big_sources(directory: Path, size: int) -> list[Path]:
+def big_sources(directory: Path, size: int, kind: str = "prose") -> list[Path]:
     """A Java source, a .properties file and an XML file, each a string of ``size`` characters of
-    data (no selector in it) beside one selector."""
-    data = ("lorem ipsum, dolor sit amet 0123456789 " * (size // 39 + 1))[:size]
+    data (no selector in it) beside one selector: prose, or base64 of random bytes (seeded)."""
+    if kind == "base64":
+        data = base64.b64encode(random.Random(size).randbytes(size * 3 // 4 + 3)).decode()[:size]
+    else:
+        data = ("lorem ipsum, dolor sit amet 0123456789 " * (size // 39 + 1))[:size]
     directory.mkdir(parents=True, exist_ok=True)
     files = {
         "Generated.java": 'import jakarta.jms.*;\nclass Generated {\n  static final String DATA = "' + data + '";\n'
@@ -158,8 +162,8 @@ def memory(args: argparse.Namespace, work: Path) -> None:
     roots = {"this checkout": ROOT} | ({"baseline": Path(args.baseline_root).resolve()} if args.baseline_root else {})
     targets: list[tuple[str, Path]] = []
     for mb in args.big or []:
-        targets += [(f"{p.name}, {mb} MB literal", p) for p in big_sources(work / f"big-{mb}", mb * 1_000_000)]
-        targets += [(f"{p.name}, short literal", p) for p in big_sources(work / f"small-{mb}", 100)] if mb == args.big[0] else []
+        targets += [(f"{p.name}, {mb} MB {args.data}", p) for p in big_sources(work / f"big-{mb}", mb * 1_000_000, args.data)]
+        targets += [(f"{p.name}, short literal", p) for p in big_sources(work / f"small-{mb}", 100, args.data)] if mb == args.big[0] else []
     if args.tree:
         targets.append((f"tree {args.tree}", Path(args.tree).resolve()))
     print(f"load average {os.getloadavg()[0]:.1f}; best of {args.repeat} (wall, and CPU and RSS of that run)")
@@ -181,6 +185,7 @@ def main() -> None:
     ap.add_argument("--git", action="store_true", help="make the tree a git repository (scan lists files with git ls-files)")
     ap.add_argument("--seed", type=int, default=16)
     ap.add_argument("--big", type=int, nargs="+", metavar="MB", help="memory: sources with one literal of MB megabytes of data")
+    ap.add_argument("--data", choices=("prose", "base64"), default="prose", help="what the --big literals hold (default prose)")
     ap.add_argument("--tree", help="memory and time: scan this directory")
     ap.add_argument("--baseline-root", help="another jmsctl checkout, measured the same way in the same run")
     args = ap.parse_args()

@@ -1,4 +1,4 @@
-"""The chunk prefilter (``plan.chunk_scanner``) finds exactly the lines that the per-line test
+"""The chunk prefilter (``plan.line_scanner``) finds exactly the lines that the per-line test
 (``plan.line_test``) keeps, in order, each once: whatever the needles' lengths (``re`` for short
 ones, ``bytes.find`` for long ones), several needles in one group or on one line, overlapping
 occurrences, a marker (``\\u`` / ``\\``), several groups, blank lines and a last line without its
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jmsctl import selector as sel
-from jmsctl.filter.plan import FilterPlan, chunk_scanner, line_test
+from jmsctl.filter.plan import FilterPlan, line_scanner, line_test
 
 SELECTORS = [
     "JMSMessageID = 'ID:bars-999999'",  # one long needle (bytes.find)
@@ -26,16 +26,14 @@ lines = st.lists(st.lists(st.sampled_from(FRAGMENTS), max_size=6).map("".join), 
 
 @settings(max_examples=300, deadline=None)
 @given(lines, st.sampled_from(SELECTORS), st.booleans())
-def test_chunk_scanner_equals_line_test(texts: list[str], text: str, final_newline: bool) -> None:
+def test_line_scanner_equals_line_test(texts: list[str], text: str, final_newline: bool) -> None:
     groups = FilterPlan.of(sel.compile(text).ast).must_contain
-    scan, test = chunk_scanner(groups), line_test(groups)
+    scan, test = line_scanner(groups), line_test(groups)
     assert scan is not None and test is not None
     raw = [x.encode() for x in texts]
     chunk = b"\n".join(raw) + (b"\n" if final_newline and raw else b"")
-    want: list[tuple[int, int]] = []
-    start = 0
-    for line in raw:
-        if test(line):
-            want.append((start, start + len(line)))
-        start += len(line) + 1
-    assert scan(chunk) == want, (text, chunk)
+    lines = chunk.split(b"\n")
+    if chunk.endswith(b"\n"):
+        lines.pop()
+    want = [i for i, line in enumerate(lines) if test(line)]
+    assert scan(chunk, lines) == want, (text, chunk)

@@ -8,19 +8,19 @@ from __future__ import annotations
 import base64
 import io
 import json
-import os
 import random
 import re
-import subprocess
-import sys
 import uuid
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner, Result
 
+from jmsctl.cli.app import app
 from jmsctl.diagnostics import locate
-from jmsctl.scan import FileResult, scan_bytes, scan_file
+from jmsctl.scan import FileResult, cuts, scan_bytes, scan_file
 from jmsctl.scan.cuts import BIG, BLOCK, OVERLAP, Cut, file_offset, read_large
+from jmsctl.scan.extractors import Extractor, extractors
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = BIG + 4 * BLOCK
@@ -107,10 +107,12 @@ def test_a_trigger_word_is_never_cut_out() -> None:
 @pytest.mark.parametrize(("name", "source"), [
     ("A.java", "/* " + DATA[: 9 * BLOCK] + " built on JMS " + DATA[: 9 * BLOCK] + ' */\nclass A { void f(S s, Q q) { s.createConsumer(q, "a == 1"); } }\n'),
     ("a.py", '"""' + DATA[: 9 * BLOCK] + " with stomp " + DATA[: 9 * BLOCK] + '"""\nc.subscribe("/q", 1, headers={"selector": "a == 1"})\n'),
+    ("B.java", "/* " + DATA[: 9 * BLOCK] + " built on JMS " + DATA[: 9 * BLOCK] + ' */\nclass B { int xmqy; void f(S s, Q q) { s.createConsumer(q, "a == 1"); } }\n'),
 ])
 def test_a_word_the_extractor_reads_anywhere_is_never_cut_out(name: str, source: str) -> None:
     """The JVM extractor counts generic call names only in a file that mentions JMS, the Python one
-    reads only a file that names a messaging client: the mention deep in a long comment stays."""
+    reads only a file that names a messaging client: the mention deep in a long comment stays (B:
+    beside a word that holds 'mq' without being a mention)."""
     data = source.encode()
     cut, whole = scan_bytes(name, data), scan_bytes(name, data, whole=True)
     assert cut is not None and whole is not None and cut.cuts
@@ -119,7 +121,7 @@ def test_a_word_the_extractor_reads_anywhere_is_never_cut_out(name: str, source:
 
 def test_a_cut_never_makes_a_word_where_the_kept_sides_meet() -> None:
     """'…jm' kept before a cut and 's…' after it would make 'jms' (the JVM extractor's JMS context,
-    read anywhere in a file): that row is left whole."""
+    read anywhere in a file): that row is cut a block shorter."""
     row = bytearray(DATA[: 8 * BLOCK].encode())
     row[BLOCK - 2 : BLOCK] = b"jm"  # the end of the first block kept
     row[7 * BLOCK : 7 * BLOCK + 1] = b"s"  # the start of the last block kept
@@ -133,6 +135,7 @@ def test_a_cut_never_makes_a_word_where_the_kept_sides_meet() -> None:
     cut, whole = scan_bytes("A.java", data), scan_bytes("A.java", data, whole=True)
     assert cut is not None and whole is not None and cut.cuts  # the long comment after is still cut
     assert "jms" not in cut.text.lower() and [c.text for c in cut.selectors] == [c.text for c in whole.selectors] == []
+    assert len(cut.cuts) == 2  # the row with the word too, a block shorter
 
 
 def test_cuts_keep_a_block_each_side_and_count_characters() -> None:
@@ -190,6 +193,30 @@ def test_base64_hex_and_uuids_are_cut_too() -> None:
         assert _shape(cut, True) == _shape(whole, False) and len(whole.selectors) == 2, name
 
 
+def test_base64_in_a_jms_source_is_cut_when_the_file_mentions_jms_elsewhere() -> None:
+    """Random base64 holds 'jms' and 'mq' every few thousand characters; the file's own import says
+    it is a JMS file wherever they are, so the data can go."""
+    b64 = base64.b64encode(random.Random(7).randbytes(SIZE * 3 // 4)).decode()
+    for name, text in (
+        ("A.java", 'import jakarta.jms.*;\nclass A {\n  static final String CERT = "' + b64 + '";\n'
+                   '  void f(Session s, Queue q) { s.createConsumer(q, "a == 1"); }\n}\n'),
+        ("a.py", 'import stomp\nCERT = "' + b64 + '"\nc.subscribe("/q", 1, headers={"selector": "a == 1"})\n'),
+    ):
+        data = text.encode()
+        cut, whole = scan_bytes(name, data), scan_bytes(name, data, whole=True)
+        assert cut is not None and whole is not None and cut.cuts and len(cut.text) < len(whole.text) // 3, name
+        assert _shape(cut, True) == _shape(whole, False) and [c.text for c in cut.selectors] == ["a == 1"], name
+
+
+@pytest.mark.parametrize("extractor", [e for e in extractors() if e.context is not None], ids=lambda e: e.name)
+def test_every_match_of_a_context_regex_holds_a_keep_word(extractor: Extractor) -> None:
+    """What cuts.read_large relies on: a match of ``context`` cannot be cut out or made unseen."""
+    assert extractor.context is not None and extractor.keep
+    for alternative in extractor.context.pattern.split("|"):
+        plain = alternative.replace("\\b", "").replace("\\.", ".").lower()
+        assert any(w.decode() in plain for w in extractor.keep), alternative
+
+
 def test_not_utf8_is_read_as_latin1_like_today() -> None:
     data = b"# \xe9t\xe9\nk.selector=a == 1\nd=" + DATA.encode() + b"\nx.selector=\xe9 = 'x'\n"
     cut, whole = scan_bytes("a.properties", data), scan_bytes("a.properties", data, whole=True)
@@ -198,30 +225,29 @@ def test_not_utf8_is_read_as_latin1_like_today() -> None:
     assert [c.text for c in cut.selectors] == ["a == 1", "é = 'x'"]
 
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "jmsctl", "scan", *args], capture_output=True, text=True, cwd=cwd,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}, timeout=300)
+def _cli(*args: str) -> Result:
+    return CliRunner().invoke(app, ["scan", *args], env={"NO_COLOR": "1"})
 
 
-def test_json_sarif_and_fix_of_a_large_file(tmp_path: Path) -> None:
+def test_json_sarif_and_fix_of_a_large_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "Gen.java"
     path.write_bytes(SOURCES["Gen.java"].encode())
+    monkeypatch.chdir(tmp_path)  # SARIF's paths are relative to it
     assert scan_file(str(path)).cuts  # type: ignore[union-attr]
-    for fmt in ("json", "sarif", "concise"):
-        r = _cli("--format", fmt, str(path), cwd=tmp_path)
-        assert r.returncode == 1, r.stderr
-        script = f"import jmsctl.scan.cuts as c, sys; c.BIG = 1 << 60; from jmsctl.cli.app import main; sys.argv = ['jmsctl', 'scan', '--format', {fmt!r}, {str(path)!r}]; main()"
-        w = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path,
-                           env={**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}, timeout=300)
-        assert r.stdout == w.stdout and r.stdout  # the same report as the whole file's
-    doc = json.loads(_cli("--format", "json", str(path), cwd=tmp_path).stdout)
+    reports = {fmt: _cli("--format", fmt, str(path)) for fmt in ("json", "sarif", "concise")}
+    with monkeypatch.context() as m:
+        m.setattr(cuts, "BIG", 1 << 60)  # every file read whole
+        assert not scan_file(str(path)).cuts  # type: ignore[union-attr]
+        for fmt, r in reports.items():
+            assert r.exit_code == 1 and r.stdout == _cli("--format", fmt, str(path)).stdout != "", fmt  # the whole file's report
+    doc = json.loads(reports["json"].stdout)
     spans = [(d["code"], d["offset"], d["length"]) for s in doc["selectors"] for d in s["diagnostics"]]
     text = SOURCES["Gen.java"]
     assert [(code, text[o : o + n]) for code, o, n in spans] == [("E007", "=="), ("E007", "==")]  # the whole file's characters
     assert spans[-1][1] > 2 * len(DATA)  # after both cuts
-    diff = _cli("--diff", str(path), cwd=tmp_path)
-    assert diff.returncode == 1 and "+  void g(Session s, Queue q) { String x = \"ö\"; s.createConsumer(q, \"b = 'é' AND c = 2 AND JMSPriority = 12\"); }" in diff.stdout
-    fixed = _cli("--fix", "--format", "json", str(path), cwd=tmp_path)
-    assert fixed.returncode == 0, fixed.stderr  # what remains are warnings (JMSPriority = 12, reported once '==' is fixed)
+    diff = _cli("--diff", str(path))
+    assert diff.exit_code == 1 and "+  void g(Session s, Queue q) { String x = \"ö\"; s.createConsumer(q, \"b = 'é' AND c = 2 AND JMSPriority = 12\"); }" in diff.stdout
+    fixed = _cli("--fix", "--format", "json", str(path))
+    assert fixed.exit_code == 0, fixed.output  # what remains are warnings (JMSPriority = 12, reported once '==' is fixed)
     assert "JMSPriority" in fixed.stdout and fixed.stderr.count("fixed E007") == 2
     assert path.read_bytes() == text.replace('"a == 1"', '"a = 1"').replace("c == 2", "c = 2").encode()

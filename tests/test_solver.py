@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from jmsctl import selector as sel
 from jmsctl.analysis import smt, solver
 from jmsctl.analysis import witness as w
+from jmsctl.selector import nodes as n
 from jmsctl.selector.unparser import unparse
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING, tri_name
 from tests.strategies import D_EDGES, F32_EDGES, NAMES, STRINGS, _int_edges, conditions
@@ -418,6 +419,11 @@ def test_overlap_over_disjoint_names_is_unknown_when_one_alone_is(monkeypatch):
     monkeypatch.setattr(solver, "DEEP", 16_384)
     answer = solver.overlap("s = 'x'", hard, timeout=TIMEOUT)
     assert answer.result == "overlap" and confirm(answer, ["s = 'x'", hard]) is not None
+    # ... with numbers past the literals' neighbours: t -100 or lower (no probe of its literals has it)
+    wide = "1.5f - f - 10L NOT BETWEEN -JMSDeliveryMode AND +t AND b"
+    monkeypatch.setattr(solver, "never", lambda text, *a, **k: solver.Unknown("the solver gave up (timeout)"))
+    answer = solver.overlap("x = 'y'", wide, timeout=TIMEOUT)
+    assert answer.result == "overlap" and confirm(answer, ["x = 'y'", wide]) is not None
 
 
 def test_overlap_matrix_agrees_with_the_solver_on_each_pair():
@@ -446,3 +452,24 @@ def test_overlap_matrix_agrees_with_the_solver_on_each_pair():
                 _proof_holds("overlap", [a, b], rng)
                 assert not isinstance(plain, solver.Witness), (a, b)
     assert {"Witness", "Proof"} <= kinds
+
+
+def test_never_by_parts_is_checked_on_messages():
+    """The proof of "never" from the parts without arithmetic (asked where the solver gives up on
+    the whole): each claim on generated selectors, both encoded readings, tested on the pool."""
+    import time
+
+    assert solver.never("-0.1 / JMSPriority = 017 AND JMSDeliveryMode LIKE '%c'", timeout=0.05) == solver.Proof("never")
+    rng = random.Random(40)
+    proved = 0
+    for i in range(150):
+        text = random_selector(rng)
+        dialect = "ibm" if i % 3 == 2 else "jakarta"
+        analysis = sel.analyze(text, dialect)
+        if not analysis.valid or not isinstance(analysis.ast, (n.And, n.Or)):
+            continue
+        if solver._never_by_parts(analysis.ast, dialect, time.monotonic() + QUESTION_TIMEOUT, smt.ANY):
+            proved += 1
+            _proof_holds("never", [text], rng, dialect)
+    print("proved never by parts:", proved)
+    assert proved >= 5, proved

@@ -20,7 +20,11 @@ bounded search and evaluated by the broker evaluator; without one the answer is 
 
 from __future__ import annotations
 
+import itertools
+import math
+import random
 import time
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -39,7 +43,7 @@ from jmsctl.messages.jsontext import parse_json_exact
 from jmsctl.messages.model import Message
 from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
-from jmsctl.values import TypedValue, tri_name
+from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, INT, LONG, TypedValue, tri_name
 
 DEFAULT_TIMEOUT = 5.0  # seconds per question
 # Terms (AST nodes) the encoder takes: real selectors have tens; building the z3 terms of a generated
@@ -94,8 +98,37 @@ class WitnessRejected(AssertionError):
 def never(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY, *,
           probes: int | None = None) -> Answer:
     """Proof("never"): no message makes the selector TRUE (W040); else a Witness("selects") it selects.
-    ``probes``: messages tried before the solver (default PROBES; 0 when the caller tried its own)."""
-    return _ask([text], dialect, timeout, domain, lambda ts: ts[0][0], lambda v: v[0] == "TRUE", "never", "selects", probes)
+    ``probes``: messages tried before the solver (default PROBES; 0 when the caller tried its own).
+    Where the solver gives up on the whole, it is asked about the parts without arithmetic (within
+    one more ``timeout``): an AND with a part that is never TRUE, or an OR whose every part is
+    never TRUE, is never TRUE (`-0.1 / JMSPriority = 017 AND JMSDeliveryMode LIKE '%c'`)."""
+    answer = _ask([text], dialect, timeout, domain, lambda ts: ts[0][0], lambda v: v[0] == "TRUE", "never", "selects", probes)
+    if isinstance(answer, Unknown) and dialect in ENCODED:
+        ast = _prepared(text, dialect).ast
+        if isinstance(ast, (n.And, n.Or)) and _never_by_parts(ast, dialect, time.monotonic() + timeout, domain):
+            return Proof("never")
+    return answer
+
+
+def _never_by_parts(node: n.Node, dialect: str, deadline: float, domain: smt.Domain) -> bool:
+    """Proved: ``node`` is never TRUE, from its AND/OR structure and the solver on its parts without
+    arithmetic. Exact in both encoded readings: TRUE of an AND needs each part TRUE, of an OR one
+    part TRUE, and IBM's whole-selector FALSE only removes TRUEs."""
+    if isinstance(node, n.And):
+        return any(_never_by_parts(c, dialect, deadline, domain) for c in n.chain(node))
+    if isinstance(node, n.Or):
+        return all(_never_by_parts(c, dialect, deadline, domain) for c in n.chain(node))
+    if isinstance(node, n.Literal):
+        return node.value == (BOOLEAN, False)
+    left = deadline - time.monotonic()
+    if left <= 0 or smt.hot_names([node]):  # arithmetic: the parts are as hard as the whole
+        return False
+    message = smt.Message(domain)
+    try:
+        t, _ = smt.Encoder(message, ibm=dialects.get(dialect).ibm_whole_false).selector(node)
+    except smt.Unsupported:
+        return False
+    return _solve(z3.And(*message.constraints, t), message, [], left) == "unsat"
 
 
 def always(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY, *,
@@ -296,26 +329,51 @@ def _encoded(p: _Prepared, message: smt.Message) -> smt.Tri:
 
 
 MERGED = 4  # messages kept per selector to merge with another selector's
-ALONE = 4_096  # probe messages per selector alone, once (~0.07 s at most; `(d + .5) > f` needs 66, z3 2 s)
-DEEP = 16_384  # the same, once, for a selector the solver gave up on alone (~0.3 s)
+ALONE = 1_024  # probe messages per selector alone, once (~15-60 ms at most; `(d + .5) > f` needs 66, z3 2 s)
+DEEP = 16_384  # the same, once, for a selector the solver gave up on alone (within the timeout too)
 
 
-def _probe_alone(p: _Prepared, budget: int | None = None) -> None:
+def _probe_alone(p: _Prepared, budget: int | None = None, seconds: float = math.inf) -> None:
     """Look among the probe messages for a few the selector selects (engine-judged, read back);
-    once with ALONE messages, or again with a larger ``budget``."""
+    once with ALONE messages, or again with a larger ``budget`` for at most ``seconds``."""
     if budget is None:
         if p.probed:
             return
         p.probed, budget = True, ALONE
     from jmsctl.analysis import witness as w
 
-    for candidate in w.messages(p.text, w.ingredients([p.ast]), budget):
-        if len(p.selects) >= MERGED:
+    deadline = time.monotonic() + seconds
+    messages: Iterator[Message] = (c.message() for c in w.messages(p.text, w.ingredients([p.ast]), budget))
+    if seconds != math.inf:  # the deeper search: half of it random messages with wider numbers
+        messages = itertools.chain(itertools.islice(messages, budget // 2), _wide_messages(p, budget // 2))
+    for i, candidate in enumerate(messages):
+        if len(p.selects) >= MERGED or (i % 256 == 255 and time.monotonic() > deadline):
             return
-        if _verdicts([p.compiled], candidate.message())[0] == "TRUE":
-            message = read_witness(_doc(candidate.message()))
+        if _verdicts([p.compiled], candidate)[0] == "TRUE":
+            message = read_witness(_doc(candidate))
             if _verdicts([p.compiled], message)[0] == "TRUE" and message not in p.selects:
                 p.selects.append(message)
+
+
+WIDE = (-100, 100, -1_000_000, 1_000_000)  # numbers past the literals' neighbours (`1.5f - f - 10L > t`: t -100)
+
+
+def _wide_messages(p: _Prepared, count: int) -> Iterator[Message]:
+    """Random messages over the selector's names: each value one of its probe values or, for a
+    property, one of WIDE in each numeric type (seeded by the text: the same messages every run)."""
+    from jmsctl.analysis import witness as w
+
+    ing = w.ingredients([p.ast])
+    table = w.candidates(ing.names, ing)
+    wide = [(t, float(v) if t in (FLOAT, DOUBLE) else v) for v in WIDE for t in (INT, LONG, FLOAT, DOUBLE)]
+    for name, values in table.items():
+        if name not in w.HEADERS and len(values) > 1:  # not a header, nor a name no message carries
+            values.extend(wide)
+    rng = random.Random(zlib.crc32(p.text.encode("utf-8", "surrogatepass")))
+    for _ in range(count):
+        chosen = {name: rng.choice(vs) for name, vs in table.items()}
+        yield Message({k: v for k, v in chosen.items() if k in w.HEADERS and v is not w.ABSENT},
+                      {k: v for k, v in chosen.items() if k not in w.HEADERS and v is not w.ABSENT})
 
 
 def _never(p: _Prepared, timeout: float) -> Answer:
@@ -327,7 +385,7 @@ def _never(p: _Prepared, timeout: float) -> Answer:
     if isinstance(answer, Witness):
         p.selects.insert(0, read_witness(answer.message))
     elif isinstance(answer, Unknown) and not p.selects:
-        _probe_alone(p, DEEP)
+        _probe_alone(p, DEEP, timeout)
         if p.selects:
             answer = Witness("selects", _doc(p.selects[0]), ("TRUE",), (p.text,))
     p.never = (timeout, answer)
@@ -414,8 +472,6 @@ def _solve(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str], timeou
 
 def _plain(message: smt.Message) -> list[z3.BoolRef]:
     """Preferences for a witness: a byte/short/int-group value is an int, where int is allowed."""
-    from jmsctl.values import INT
-
     g, sub = smt.GROUPS[INT]
     return [z3.Implies(s.group == g, s.sub == sub) for s in message.slots.values() if INT in s.types]
 

@@ -4,7 +4,6 @@ a Batch; ``read == true + false + unknown + rejected + skipped`` in each."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,20 +50,24 @@ def merge(total: Batch, sub: Batch, parts: list[bytes]) -> None:
     total.errors += sub.errors
 
 
-# A line of JSON white space only, after a b"\n": the regex finds the b"\n" at 3 GB/s.
-_BLANK_AFTER_NEWLINE = re.compile(rb"\n[ \t\r]*\n|\n[ \t\r]+\Z")
-
-
-def count_records(chunk: bytes, lines: int) -> int:
-    """Non-blank lines of a chunk of ``lines`` lines, as the loader counts records."""
+def chunk_lines(chunk: bytes) -> list[bytes]:
+    """The lines of a chunk (a b"\\n" ending the chunk ends its last line), \\r kept."""
     if not chunk:
-        return 0
-    if chunk[:1] not in b" \t\r\n" and _BLANK_AFTER_NEWLINE.search(chunk) is None:
-        return lines  # no line is blank
-    parts = chunk.split(b"\n")
+        return []
+    lines = chunk.split(b"\n")
     if chunk.endswith(b"\n"):
-        parts.pop()
-    return sum(1 for p in parts if not is_blank(p))
+        lines.pop()
+    return lines
 
 
-__all__ = ["COUNTS", "NOT_TRUE", "Batch", "add_counts", "count_records", "merge"]
+def count_records(lines: list[bytes]) -> int:
+    """Non-blank lines, as the loader counts records. When the smallest line sorts at or above
+    b"!", no line starts with JSON white space (or is empty), so none is blank: one ``min`` in C
+    instead of a test per line (bytes.count and a regex for blank lines over the chunk were each
+    a byte-at-a-time pass as slow as the split that gives the lines)."""
+    if not lines or min(lines) >= b"!":
+        return len(lines)
+    return sum(1 for line in lines if not is_blank(line))
+
+
+__all__ = ["COUNTS", "NOT_TRUE", "Batch", "add_counts", "chunk_lines", "count_records", "merge"]

@@ -8,7 +8,7 @@ tries the column path first) or the whole decode (``whole``)."""
 from __future__ import annotations
 
 from jmsctl.filter import pathdecode, whole
-from jmsctl.filter.batch import NOT_TRUE, Batch, add_counts, count_records, merge
+from jmsctl.filter.batch import NOT_TRUE, Batch, add_counts, chunk_lines, count_records, merge
 from jmsctl.filter.setup import Setup
 from jmsctl.messages.loader import is_blank, record_too_large
 
@@ -125,12 +125,12 @@ def skipping(s: Setup, chunk: bytes) -> Batch:
     """Only the lines in which the prefilter finds a needle or an escape marker are parsed
     (``pathdecode`` or ``whole``); the others are counted as records and skipped."""
     assert s.scan is not None
-    spans = s.scan(chunk)
+    parts = chunk_lines(chunk)
     total = Batch()
-    total.lines = chunk.count(b"\n") + (0 if chunk.endswith(b"\n") or not chunk else 1)
-    records = count_records(chunk, total.lines)
-    if spans:
-        lines = [chunk[start:end] for start, end in spans]
+    total.lines, records = len(parts), count_records(parts)
+    found = s.scan(chunk, parts)
+    if found:
+        lines = list(map(parts.__getitem__, found))
         if b"\r" in chunk:
             lines = [line.rstrip(b"\r") for line in lines]
         if s.partial is not None:
@@ -139,15 +139,9 @@ def skipping(s: Setup, chunk: bytes) -> Batch:
             sub = whole.process(s, lines, None, any(b"\\u003" in line for line in lines))
         add_counts(total, sub)
         total.out = sub.out
-        if sub.kept or sub.errors:  # their line numbers in the chunk (counted only when wanted)
-            indexes: list[int] = []
-            index = last = 0
-            for start, _ in spans:
-                index += chunk.count(b"\n", last, start)
-                last = start
-                indexes.append(index)
-            total.kept = [(indexes[i], raw) for i, raw in sub.kept]
-            total.errors = [(indexes[i], raw, where, reason) for i, raw, where, reason in sub.errors]
+        if sub.kept or sub.errors:  # their line numbers in the chunk
+            total.kept = [(found[i], raw) for i, raw in sub.kept]
+            total.errors = [(found[i], raw, where, reason) for i, raw, where, reason in sub.errors]
     total.skipped += records - total.read
     total.read = records
     return total

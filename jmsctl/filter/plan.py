@@ -35,7 +35,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import chain
+from itertools import compress, islice, repeat
+from operator import contains
+from typing import Any
 
 from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
@@ -279,80 +281,79 @@ def line_test(groups: tuple[Group, ...]) -> Callable[[bytes], bool] | None:
     return test
 
 
-_FIND_FROM = 8  # bytes: a needle this long is searched by bytes.find (chunk_scanner)
+_FIND_FROM = 8  # bytes: a needle this long is searched by bytes.find (line_scanner)
 
 
-def _positions(needle: bytes) -> Callable[[bytes], list[int]]:
-    """``positions(chunk)`` -> where ``needle`` starts in the chunk, in order (every occurrence
-    that does not overlap the one before): ``re.finditer`` for a short needle (the matches are
-    collected in C: faster than a search restarted after each line), ``bytes.find`` for a long
-    one (its skip table: 0.19 vs 0.34 us a line for b"ID:bars-999999", which is rare)."""
-    if len(needle) >= _FIND_FROM:
-        step = len(needle)
+class _Found:
+    """What ``line_scanner`` reads of a ``re.Match`` (true, and ``start()``), for a ``bytes.find`` hit."""
 
-        def found(chunk: bytes) -> list[int]:
-            out: list[int] = []
-            find = chunk.find
-            at = find(needle)
-            while at != -1:
-                out.append(at)
-                at = find(needle, at + step)
-            return out
+    __slots__ = ("_at",)
 
-        return found
-    finditer = re.compile(re.escape(needle)).finditer
-    return lambda chunk: [m.start() for m in finditer(chunk)]
+    def __init__(self, at: int) -> None:
+        self._at = at
+
+    def start(self) -> int:
+        return self._at
 
 
-def chunk_scanner(groups: tuple[Group, ...]) -> Callable[[bytes], list[tuple[int, int]]] | None:
-    """A function chunk -> the ``(start, end)`` offsets of its lines that may be selected, in
-    order (``end`` at the line's b"\\n" or the chunk's end); None: no prefilter.
+def _searcher(needle: bytes) -> Callable[[bytes], Any]:
+    """``search(text)`` -> a match (true, with ``start()``) or None: ``re``'s for a short needle,
+    ``bytes.find``'s for one of ``_FIND_FROM`` bytes or more, whose skip table makes it faster
+    there (one pass of a chunk without the needle: 0.19 vs 0.25-0.34 us a line for
+    b"ID:bars-999999", in one process, interleaved)."""
+    if len(needle) < _FIND_FROM:
+        return re.compile(re.escape(needle)).search
 
-    The chunk is searched for the strongest group's needles and marker, every occurrence of each
-    collected at once (``_positions``; an alternation of literals is ten times slower than
-    separate searches); the positions, in order, are then mapped to their lines, each line once
-    (a Python step per line found, not per byte). A line found is then tested for the other
-    groups."""
+    def search(text: bytes) -> _Found | None:
+        at = text.find(needle)
+        return None if at == -1 else _Found(at)
+
+    return search
+
+
+def line_scanner(groups: tuple[Group, ...]) -> Callable[[bytes, list[bytes]], list[int]] | None:
+    """A function (a chunk, its lines) -> the indexes of the lines that may be selected, in order;
+    None: no prefilter.
+
+    The strongest group's needles (and its marker, where the chunk holds a backslash) are each
+    searched with its own compiled literal regex: ``re`` finds a literal twice as fast as
+    ``bytes.find`` on short needles, and an alternation of literals is ten times slower than
+    either. The chunk is searched once as one string (a needle in no line costs one pass); from the
+    line of the first hit on, ``map`` searches line by line, which keeps Python out of the loop
+    where a needle is in many lines (a hit in the chunk would cost a Python step to find its line).
+    The lines found are then tested for the other groups."""
     if not groups:
         return None
     first = groups[0]
-    needles = tuple(_positions(x) for x in first.needles)
-    marker = _positions(first.marker)  # b"\\u" or b"\\": only where a backslash is
+    needles = tuple(map(_searcher, first.needles))
+    marker = re.compile(re.escape(first.marker)).search  # b"\\u" or b"\\": only where a backslash is
     rest = tuple((g.needles, g.marker) for g in groups[1:])
+    one_more = rest[0][0][0] if len(rest) == 1 and len(rest[0][0]) == 1 else None
 
-    def others(chunk: bytes, start: int, end: int, backslash: bool) -> bool:
-        # line_test of the other groups on chunk[start:end], without copying the line
-        for group_needles, group_marker in rest:
-            if not any(chunk.find(x, start, end) != -1 for x in group_needles) and not (backslash and chunk.find(group_marker, start, end) != -1):
-                return False
-        return True
+    def hits(search: Callable[..., Any], chunk: bytes, lines: list[bytes]) -> list[int]:
+        m = search(chunk)
+        if m is None:
+            return []
+        start = chunk.count(b"\n", 0, m.start())  # the line of the first hit
+        return list(compress(range(start, len(lines)), map(search, islice(lines, start, None))))
 
-    def scan(chunk: bytes) -> list[tuple[int, int]]:
-        size = len(chunk)
-        patterns = needles if b"\\" not in chunk else (*needles, marker)  # memchr: most chunks hold no backslash
-        if len(patterns) == 1:
-            positions = patterns[0](chunk)
-        else:
-            positions = sorted(chain.from_iterable(p(chunk) for p in patterns))
-        found: list[tuple[int, int]] = []
-        append, find, rfind = found.append, chunk.find, chunk.rfind
-        end = -1
-        for pos in positions:
-            if pos <= end:
-                continue  # on the line already found
-            end = find(b"\n", pos)
-            if end == -1:
-                end = size
-            append((rfind(b"\n", 0, pos) + 1, end))
-        if not rest:
+    def others(line: bytes) -> bool:
+        # line_test of the other groups
+        return all(group_marker in line or any(x in line for x in group_needles) for group_needles, group_marker in rest)
+
+    def scan(chunk: bytes, lines: list[bytes]) -> list[int]:
+        backslash = b"\\" in chunk  # memchr: most chunks hold none
+        patterns = (*needles, marker) if backslash else needles
+        found = hits(patterns[0], chunk, lines)
+        if len(patterns) > 1:
+            found = sorted(set(found).union(*(hits(search, chunk, lines) for search in patterns[1:])))
+        if not rest or not found:
             return found
-        backslash = len(patterns) > len(needles)
-        if len(rest) == 1 and len(rest[0][0]) == 1 and not backslash:
-            needle = rest[0][0][0]
-            return [(start, end) for start, end in found if find(needle, start, end) != -1]
-        return [(start, end) for start, end in found if others(chunk, start, end, backslash)]
+        if one_more is not None and not backslash:
+            return list(compress(found, map(contains, map(lines.__getitem__, found), repeat(one_more))))
+        return [i for i in found if others(lines[i])]
 
     return scan
 
 
-__all__ = ["FilterPlan", "Group", "chunk_scanner", "group_of", "like_runs", "line_test", "needles", "required_values", "sufficient_values"]
+__all__ = ["FilterPlan", "Group", "group_of", "like_runs", "line_scanner", "line_test", "needles", "required_values", "sufficient_values"]

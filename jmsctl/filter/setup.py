@@ -10,7 +10,7 @@ from typing import Any
 
 from jmsctl.filter.columns import kernel_for
 from jmsctl.filter.partial import partial_for
-from jmsctl.filter.plan import FilterPlan, chunk_scanner, line_test
+from jmsctl.filter.plan import FilterPlan, line_scanner, line_test
 from jmsctl.filter.shortcuts import possible_function, sure_function, view_rule
 from jmsctl.filter.view import view_function
 from jmsctl.selector import Selector
@@ -60,7 +60,7 @@ class Setup:
         # Per line, a substring test costs about what building the view and evaluating saves, so
         # the prefilter is used only where it saves the decode: lines skipped unparsed.
         self.test = line_test(groups) if self.skip else None
-        self.scan = chunk_scanner(groups) if self.skip else None
+        self.scan = line_scanner(groups) if self.skip else None
         self.view = view_function(plan.identifiers)
         # Without --stats and --invert, FALSE and UNKNOWN need not be told apart: a line whose
         # decoded values rule out TRUE is counted as skipped, its view never built.

@@ -106,7 +106,7 @@ def scan_bytes(path: str, data: bytes, extractor: Extractor | None = None,
 def _large(path: str, f: BinaryIO, extractor: Extractor, analyze_text: Callable[[str], Analysis], lint: Lint | None) -> FileResult | None:
     """A large file's selectors from its cut text; when one may involve what was cut, from its
     whole text (read again: memory as before the cuts, for that file only)."""
-    read = _cuts.read_large(f, extractor.words, extractor.trigger, extractor.keep)
+    read = _cuts.read_large(f, extractor.words, extractor.trigger, extractor.keep, extractor.context)
     if read is None:
         return None
     result = _extracted(path, *read, extractor, analyze_text, lint)

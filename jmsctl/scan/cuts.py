@@ -5,25 +5,29 @@ A file of BIG bytes or more is read a BLOCK at a time, twice (``read_large``). T
 decides, as a whole read does, whether it is to be scanned (trigger, binary), and finds the plain
 blocks: made only of ASCII letters, digits, spaces, tabs and ``,.-_+/=`` (prose, numbers, hex,
 UUIDs, base64), without the word 'elect' in any case (the extractors' selector words are built on
-it: 'selector', 'messageSelector', 'Selected') nor a word the extractor reads anywhere in a file
-(its ``keep``: 'jms', 'mq'...). Of each row of three or more plain blocks, every block but the
-first and the last is left out (not where the two kept sides would meet in such a word: '…jm' +
-'s…'); the second pass reads and decodes only the rest, so the text the extractors read keeps at
-least BLOCK plain characters on each side of a cut. No plain character
-opens or closes a string, a comment, a tag or a line, so inside a string literal, a comment, an
-XML text or attribute, a .properties or YAML value a cut only shortens it: the extractors read the
-same tokens and lines. What the cut text cannot say is checked afterwards (``touched``): a
-selector, its source, a diagnostic or a note on a line that lost characters, and the file is read
-again whole (memory as before, results exact). Cuts never hold a line end, so lines and columns
-computed from the cut text are the file's; only absolute offsets move (``file_offset``).
+it: 'selector', 'messageSelector', 'Selected'). Of each row of three or more plain blocks, every
+block but the first and the last is left out; the second pass reads and decodes only the rest, so
+the text the extractors read keeps at least BLOCK plain characters on each side of a cut. No
+plain character opens or closes a string, a comment, a tag or a line, so inside a string literal,
+a comment, an XML text or attribute, a .properties or YAML value a cut only shortens it: the
+extractors read the same tokens and lines. What the cut text cannot say is checked afterwards
+(``touched``): a selector, its source, a diagnostic or a note on a line that lost characters, and
+the file is read again whole (memory as before, results exact). Cuts never hold a line end, so
+lines and columns computed from the cut text are the file's; only absolute offsets move
+(``file_offset``).
+
+An extractor may also read the whole text for a word (``Extractor.context``: the JVM extractor
+counts generic call names only in a file that mentions JMS). Whether that regex matches is kept:
+no cut leaves its two kept sides meeting within _NEAR of 'elect' or a ``keep`` word ('…jm' +
+'s…': a block fewer is cut at one end or both, else the row is kept); and when a cut block held a
+``keep`` word, the cut text must match away from every cut (the file's import does), or the file
+is cut again with those blocks kept.
 
 Not cut: runs of other characters (JSON, escapes, other punctuation, non-ASCII text), files under
-BIG, blocks of a Java or Python file holding a word of ``keep`` (random base64 holds 'jms' or 'mq'
-every few thousand characters, so it stays whole there). In code, outside every literal and
-comment, a run of three blocks of plain characters (a one-line table of numbers, a chain of
-words) would be shortened too; where the two kept blocks meet they could make or unmake a '//'
-that comments out the rest of that line, the one way a cut could change what scan reads on
-other lines.
+BIG. In code, outside every literal and comment, a run of three blocks of plain characters (a
+one-line table of numbers, a chain of words) would be shortened too; where the two kept blocks
+meet they could make or unmake a '//' that comments out the rest of that line, the one way a cut
+could change what scan reads on other lines.
 """
 
 from __future__ import annotations
@@ -47,11 +51,9 @@ BOM = b"\xef\xbb\xbf"
 Cut = tuple[int, int]  # (offset in the cut text where characters were left out, how many)
 
 
-def _plain(block: bytes, before: bytes, words: tuple[bytes, ...]) -> bool:
-    if len(block) < BLOCK or block.translate(None, _PLAIN):
-        return False
-    lowered = (before + block).lower()  # a word across the block's start too
-    return not any(w in lowered for w in words)
+def _plain(block: bytes, lowered: bytes) -> bool:
+    """Only plain characters, and no 'elect' (``lowered``: the block with the few bytes before it)."""
+    return len(block) == BLOCK and not block.translate(None, _PLAIN) and _WORD not in lowered
 
 
 OVERLAP = 4096  # bytes of the previous block searched again with the next for a trigger across their edge
@@ -68,12 +70,14 @@ def _bounded(trigger: re.Pattern[bytes]) -> bool:
         return False
 
 
-def read_large(f: BinaryIO, words: Sequence[bytes], trigger: re.Pattern[bytes], keep: tuple[bytes, ...] = ()
-               ) -> tuple[str, tuple[Cut, ...]] | None:
+def read_large(f: BinaryIO, words: Sequence[bytes], trigger: re.Pattern[bytes], keep: tuple[bytes, ...] = (),
+               context: re.Pattern[str] | None = None) -> tuple[str, tuple[Cut, ...]] | None:
     """A large file (``f`` at its start, seekable) read twice, a block at a time, never whole: first
     its trigger (``Extractor.triggered``: a word of ``words``, then a match of ``trigger``), whether
     it is binary (a NUL in its first 8192 bytes: ``scan.is_binary``) and which blocks are plain; then
     the kept parts, decoded as ``scan.read_text`` decodes (BOM dropped, UTF-8 else Latin-1).
+    ``context``: a regex the extractor searches the whole text for, every match of which holds a
+    word of ``keep``; whether it matches is made the same in the cut text as in the file.
     None when it is not to be scanned, else its text with the plain runs cut out and the cuts."""
     base = 3 if f.read(3) == BOM else 0
     f.seek(base)
@@ -81,8 +85,8 @@ def read_large(f: BinaryIO, words: Sequence[bytes], trigger: re.Pattern[bytes], 
     bounded = _bounded(trigger)
     reach = max(len(w) for w in (_WORD, *keep)) - 1
     word_reach = max(len(w) for w in words) - 1
-    kept_words = (_WORD, *keep)
     plain: list[bool] = []
+    keeps: list[bool] = []  # a word of keep in the block or across its start
     pos = base
     before = b""  # the end of the previous block
     while block := f.read(BLOCK):
@@ -92,7 +96,9 @@ def read_large(f: BinaryIO, words: Sequence[bytes], trigger: re.Pattern[bytes], 
             seen_word = any(w in before[len(before) - word_reach :] + block for w in words)
         if not seen_trigger:
             seen_trigger = trigger.search(before + block) is not None
-        plain.append(_plain(block, before[len(before) - reach :] if reach else b"", kept_words))
+        lowered = (before[len(before) - reach :] + block).lower()
+        plain.append(_plain(block, lowered))
+        keeps.append(any(w in lowered for w in keep))
         before = block[-OVERLAP:]
         pos += len(block)
     if seen_word and not seen_trigger and not bounded:
@@ -100,21 +106,43 @@ def read_large(f: BinaryIO, words: Sequence[bytes], trigger: re.Pattern[bytes], 
         seen_trigger = trigger.search(f.read()) is not None  # a match may be longer than the overlap: searched whole
     if not (seen_word and seen_trigger):
         return None
-    ranges: list[tuple[int, int]] = []  # (start, end) file offsets left out: the inner blocks of rows of 3 or more
+    rows = _rows(f, base, plain, (_WORD, *keep))
+    text, cuts = _kept(f, base, pos, rows)
+    if context is not None and any(any(keeps[a : b + 1]) for a, b in rows) and not _matches_away_from_cuts(context, text, cuts):
+        # A word of keep in what was cut (or across its edges), and no match the cuts cannot have
+        # made: cut again, the blocks with such a word kept, so that no match is cut out.
+        del text
+        text, cuts = _kept(f, base, pos, _rows(f, base, [p and not k for p, k in zip(plain, keeps, strict=True)], (_WORD, *keep)))
+    return text, cuts
+
+
+def _rows(f: BinaryIO, base: int, plain: list[bool], words: tuple[bytes, ...]) -> list[tuple[int, int]]:
+    """(first, end) of the blocks to leave out: the inner ones of each row of three or more plain
+    blocks, never so that the kept sides meet near a word of ``words``."""
+    rows = []
     first = -1
     for i, p in enumerate([*plain, False]):
         if p and first < 0:
             first = i
         elif not p and first >= 0:
-            if i - first >= 3 and not _joins_a_word(f, base + (first + 1) * BLOCK, base + (i - 1) * BLOCK, kept_words, reach):
-                ranges.append((base + (first + 1) * BLOCK, base + (i - 1) * BLOCK))
+            # The inner blocks; where the kept sides would meet in a word, a block fewer at either end.
+            for a, b in ((first + 1, i - 1), (first + 2, i - 1), (first + 1, i - 2), (first + 2, i - 2)):
+                if b > a and not _joins_a_word(f, base + a * BLOCK, base + b * BLOCK, words):
+                    rows.append((a, b))
+                    break
             first = -1
+    return rows
+
+
+def _kept(f: BinaryIO, base: int, size: int, rows: list[tuple[int, int]]) -> tuple[str, tuple[Cut, ...]]:
+    """The text of everything but the blocks of ``rows``, and its cuts."""
+    ranges = [(base + a * BLOCK, base + b * BLOCK) for a, b in rows]
     keeps = []
     at = base
     for start, end in ranges:
         keeps.append((at, start))
         at = end
-    keeps.append((at, pos))
+    keeps.append((at, size))
     parts = _parts(f, keeps, "utf-8")
     if parts is None:
         parts = _parts(f, keeps, "latin-1")
@@ -129,13 +157,26 @@ def read_large(f: BinaryIO, words: Sequence[bytes], trigger: re.Pattern[bytes], 
     return text, tuple(cuts)
 
 
-def _joins_a_word(f: BinaryIO, start: int, end: int, words: tuple[bytes, ...], reach: int) -> bool:
-    """Whether leaving out [start, end) would make a word of ``words`` where the two sides meet
-    ('…jm' + 's…'): then that row is not cut. (The plain blocks on either side hold none.)"""
-    f.seek(start - reach)
-    joined = f.read(reach)
+_NEAR = 16  # characters around a cut within which a match of a context regex may be the cut's doing
+
+
+def _matches_away_from_cuts(context: re.Pattern[str], text: str, cuts: Sequence[Cut]) -> bool:
+    """Whether ``context`` matches the cut text away from every cut: then it matches the file too."""
+    points = [c for c, _ in cuts]
+    for m in context.finditer(text):
+        i = bisect_right(points, m.start() - _NEAR - 1)
+        if i == len(points) or points[i] > m.end() + _NEAR:
+            return True
+    return False
+
+
+def _joins_a_word(f: BinaryIO, start: int, end: int, words: tuple[bytes, ...]) -> bool:
+    """Whether leaving out [start, end) would put a word of ``words`` where the two sides meet, or
+    within _NEAR of it ('…jm' + 's…', 'ibm.' + 'mq…'): then the cut is not made there."""
+    f.seek(start - _NEAR)
+    joined = f.read(_NEAR)
     f.seek(end)
-    joined += f.read(reach)
+    joined += f.read(_NEAR)
     return any(w in joined.lower() for w in words)
 
 

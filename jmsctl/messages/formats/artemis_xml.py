@@ -16,6 +16,7 @@ in it is read; expat never fetches anything.
 from __future__ import annotations
 
 import base64
+import binascii
 import math
 import re
 from collections.abc import Iterator
@@ -356,6 +357,7 @@ def build_message(msg: Pending, export: bool, destination: str | None) -> Messag
 _INTEGRAL: dict[JType, tuple[int, int]] = {jt: RANGES[jt] for jt in (BYTE, SHORT, INT, LONG)}
 _HEADER_PROPERTIES = frozenset(HEADER_PROPERTIES)
 _PRIORITIES = {str(p): p for p in range(10)}
+_INFINITIES = (math.inf, -math.inf)
 _SHORT_INTEGRAL: dict[str | None, tuple[JType, int]] = {kind: (jt, RANGES[jt][1]) for kind, jt in PROPERTY_TYPES.items() if jt in _INTEGRAL}
 """The exporter's integral type names -> (type, maximum): an unsigned ASCII number up to it is read directly."""
 
@@ -395,6 +397,20 @@ def _properties(msg: Pending, headers: dict[str, Any]) -> tuple[dict[str, TypedV
                     continue
             properties[name] = _value(text, short[0], f"properties.{raw_name}")  # a sign, a leading zero ... and every error
             continue
+        if kind == "double" or kind == "float":  # as _value reads them, without its dispatch; its words for the errors
+            try:
+                f = float(text.strip())
+            except ValueError:
+                properties[name] = _value(text, PROPERTY_TYPES[kind], f"properties.{raw_name}")  # type: ignore[arg-type]
+                continue
+            if kind == "double":
+                properties[name] = (DOUBLE, f)
+                continue
+            f32 = to_f32(f)
+            if f32 not in _INFINITIES or f in _INFINITIES:
+                properties[name] = (FLOAT, f32)
+                continue
+            properties[name] = _value(text, FLOAT, f"properties.{raw_name}")  # out of range: the error
         try:
             jt = PROPERTY_TYPES[kind]  # type: ignore[index]  # the writer's spelling
         except KeyError:
@@ -409,7 +425,7 @@ def _properties(msg: Pending, headers: dict[str, Any]) -> tuple[dict[str, TypedV
                 data = b64decode(text)
             except CoreError as exc:
                 raise RecordError(f"properties.{raw_name}", f"the bytes value {exc}") from None
-            source.setdefault("bytes_properties", {})[name] = base64.b64encode(data).decode("ascii")  # source stays JSON
+            source.setdefault("bytes_properties", {})[name] = binascii.b2a_base64(data, newline=False).decode("ascii")  # base64.b64encode: source stays JSON
         elif jt is BOOLEAN and (text == "true" or text == "false"):
             properties[name] = (BOOLEAN, text == "true")
         else:

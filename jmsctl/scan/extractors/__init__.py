@@ -23,8 +23,10 @@ class Extractor:
     trigger: re.Pattern[bytes]
     extract: Callable[[str, str], list[Found]]
     words: tuple[bytes, ...] = (b"elect", b"ELECT")  # one must be in the file before ``trigger`` is searched
-    # Lower-case words ``extract`` looks for anywhere in a file, not only where it finds a selector
-    # (a JMS import that makes generic call names count): scan/cuts.py never cuts one out.
+    # A regex ``extract`` searches the whole text for, not only where it finds a selector (a JMS
+    # import that makes generic call names count), and lower-case words one of which every match
+    # holds: scan/cuts.py keeps whether it matches the same in a cut text as in the file.
+    context: re.Pattern[str] | None = None
     keep: tuple[bytes, ...] = ()
 
     def triggered(self, data: bytes) -> bool:

@@ -376,5 +376,6 @@ EXTRACTOR = Extractor(
     trigger=re.compile(rb"create(?:Consumer|Receiver|Browser|QueueBrowser|Durable|Shared|Subscriber|ConnectionConsumer)|[Ss]elector|Selected"),
     extract=extract,
     words=(b"elect", b"create"),
-    keep=(b"jms", b"mq", b"artemis", b"hornetq", b"qpid", b"solace", b"tibco", b"weblogic"),  # JMS_CONTEXT's words
+    context=JMS_CONTEXT,
+    keep=(b"jms", b"mq", b"artemis", b"hornetq", b"qpid", b"solace", b"tibco", b"weblogic"),
 )

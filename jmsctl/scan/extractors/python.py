@@ -137,4 +137,4 @@ def _key(tok: str) -> str:
 
 
 EXTRACTOR = Extractor(name="python", suffixes=(".py",), trigger=re.compile(rb"[Ss]elector"), extract=extract,
-                      keep=(b"stomp", b"proton", b"qpid", b"mq", b"artemis", b"jms"))  # MESSAGING's words
+                      context=MESSAGING, keep=(b"stomp", b"proton", b"qpid", b"mq", b"artemis", b"jms"))
