@@ -325,8 +325,8 @@ def line_scanner(groups: tuple[Group, ...]) -> Callable[[bytes, list[bytes]], li
     if not groups:
         return None
     first = groups[0]
-    needles = tuple(map(_searcher, first.needles))
-    marker = re.compile(re.escape(first.marker)).search  # b"\\u" or b"\\": only where a backslash is
+    needles: tuple[Callable[..., Any], ...] = tuple(map(_searcher, first.needles))
+    marker: Callable[..., Any] = re.compile(re.escape(first.marker)).search  # b"\\u" or b"\\": only where a backslash is
     rest = tuple((g.needles, g.marker) for g in groups[1:])
     one_more = rest[0][0][0] if len(rest) == 1 and len(rest[0][0]) == 1 else None
 
