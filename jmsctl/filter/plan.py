@@ -281,6 +281,36 @@ def line_test(groups: tuple[Group, ...]) -> Callable[[bytes], bool] | None:
     return test
 
 
+_FIND_FROM = 8  # bytes: a needle this long is searched by bytes.find (line_scanner)
+
+
+class _Found:
+    """What ``line_scanner`` reads of a ``re.Match`` (true, and ``start()``), for a ``bytes.find`` hit."""
+
+    __slots__ = ("_at",)
+
+    def __init__(self, at: int) -> None:
+        self._at = at
+
+    def start(self) -> int:
+        return self._at
+
+
+def _searcher(needle: bytes) -> Callable[[bytes], Any]:
+    """``search(text)`` -> a match (true, with ``start()``) or None: ``re``'s for a short needle,
+    ``bytes.find``'s for one of ``_FIND_FROM`` bytes or more, whose skip table makes it faster
+    there (one pass of a chunk without the needle: 0.19 vs 0.25-0.34 us a line for
+    b"ID:bars-999999", in one process, interleaved)."""
+    if len(needle) < _FIND_FROM:
+        return re.compile(re.escape(needle)).search
+
+    def search(text: bytes) -> _Found | None:
+        at = text.find(needle)
+        return None if at == -1 else _Found(at)
+
+    return search
+
+
 def line_scanner(groups: tuple[Group, ...]) -> Callable[[bytes, list[bytes]], list[int]] | None:
     """A function (a chunk, its lines) -> the indexes of the lines that may be selected, in order;
     None: no prefilter.
@@ -295,8 +325,8 @@ def line_scanner(groups: tuple[Group, ...]) -> Callable[[bytes, list[bytes]], li
     if not groups:
         return None
     first = groups[0]
-    needles = tuple(re.compile(re.escape(x)).search for x in first.needles)
-    marker = re.compile(re.escape(first.marker)).search  # b"\\u" or b"\\": only where a backslash is
+    needles: tuple[Callable[..., Any], ...] = tuple(map(_searcher, first.needles))
+    marker: Callable[..., Any] = re.compile(re.escape(first.marker)).search  # b"\\u" or b"\\": only where a backslash is
     rest = tuple((g.needles, g.marker) for g in groups[1:])
     one_more = rest[0][0][0] if len(rest) == 1 and len(rest[0][0]) == 1 else None
 

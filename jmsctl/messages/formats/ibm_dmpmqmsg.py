@@ -18,7 +18,6 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
-from xml.sax.saxutils import escape, quoteattr
 
 from jmsctl.exceptions import NumberFormatException
 from jmsctl.messages.conversion import value_of
@@ -378,6 +377,8 @@ def write(messages: Iterable[Message], out: IO[bytes], created: str | None = Non
 
 
 def _payload(message: Message) -> bytes:
+    from xml.sax.saxutils import escape  # here, not at the top: it imports urllib and http (start-up of every command)
+
     h, props = message.headers, message.properties
     jms = [f"<{tag}>{escape(str(v))}</{tag}>" for tag, v in (
         ("Dst", h.get("JMSDestination")), ("Rto", h.get("JMSReplyTo")), ("Tms", h.get("JMSTimestamp")), ("Exp", h.get("JMSExpiration")),
@@ -393,6 +394,8 @@ def _payload(message: Message) -> bytes:
 
 
 def _element(name: str, value: TypedValue | BytesValue, tag: str | None = None) -> str:
+    from xml.sax.saxutils import escape, quoteattr
+
     tag = tag or name
     attr = f" name={quoteattr(name)}" if tag == "elt" and name else ""
     if isinstance(value, BytesValue):
