@@ -6,6 +6,7 @@ with a repeated member, "properties" twice, escapes)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -85,19 +86,30 @@ def test_kernels_are_used_on_clean_chunks() -> None:
     repeated key, a typed value with three members, "properties" twice or an escape hand the
     chunk back (None)."""
     clean = [_line(w, p, 0) for w in ('{"type":"int","value":3777}', "12", None, "null") for p in ('{"type":"double","value":2.5}', "3", None)]
-    for text in ("weight > 100", "price * weight > 1000000"):
+    for text, raw in itertools.product(("weight > 100", "price * weight > 1000000"), (False, True)):
         e = Engine(sel.compile(text), exact=False)
         assert e.kernel is not None, text
+        e.typed_seen = raw  # typed members proved by the regex scans, or from raw values
         b = columnpath.process(e, clean, b"\n".join(clean))
         assert b is not None and b.read == len(clean), text
+        assert e.typed_seen  # the chunk held typed values: the next is decoded raw
         for trap in (1, 3, 4):
             bad = [*clean, _line('{"type":"int","value":5}', "2", trap)]
+            e.typed_seen = raw
             assert columnpath.process(e, bad, b"\n".join(bad)) is None, (text, trap)
-        bad = [*clean, _line('{"type":"int","value":3,"value":300}', "2", 0)]
-        assert columnpath.process(e, bad, b"\n".join(bad)) is None, text
+        for twice in ('{"type":"int","value":3,"value":300}', '{"type":"int","type":"int","value":3}', '{"value":1,"type":"int","value":3}'):
+            bad = [*clean, _line(twice, "2", 0)]
+            e.typed_seen = raw
+            assert columnpath.process(e, bad, b"\n".join(bad)) is None, (text, raw, twice)
         near = [*clean, _line('{"type":"int","value":5}', "2", 7), _line("5", "2", 6)]  # "weights", "heavyweight": counted exactly then
+        e.typed_seen = raw
         b = columnpath.process(e, near, b"\n".join(near))
         assert b is not None and b.read == len(near), text
+    e = Engine(sel.compile("weight > 100"), exact=False)
+    untyped = [_line(w, None, 0) for w in ("12", "null", None, "300")]
+    e.typed_seen = True
+    assert columnpath.process(e, untyped, b"\n".join(untyped)) is not None
+    assert not e.typed_seen  # no typed value on the path: the next chunk is decoded as usual
     e = Engine(sel.compile("color IN ('blue', 'red')"), exact=False)  # no typed value on the path
     assert e.kernel is not None
     assert columnpath.process(e, clean, b"\n".join(clean)) is not None
@@ -261,15 +273,18 @@ def test_any_boolean_shape_equals_plain_path(records: list[Any], text: str) -> N
         assert FilterPlan.of(selector.ast).identifiers == ()
         return
     assert e.kernel is not None, text
-    b = columnpath.process(e, valid, b"\n".join(valid))
-    if b is None:
-        # A count could not prove the chunk (a key twice on a line, an escape, a typed String, a
-        # line the path decode refuses after it made its headers): the per-line loop decides it.
-        b = e.process(b"".join(x + b"\n" for x in valid))
-        assert (b.true, b.false + b.unknown + b.skipped, b.rejected) == (want.count(True), len(want) - want.count(True), 0), text
-    else:
-        assert (b.true, b.false, b.unknown, b.rejected) == (want.count(True), want.count(False), want.count(None), 0), text
-    assert b.out == b"".join(x + b"\n" for x, w in zip(valid, want, strict=True) if w is True), text
+    for raw in (False, True):  # typed members proved by the regex scans, or from raw values
+        e.typed_seen = raw
+        b = columnpath.process(e, valid, b"\n".join(valid))
+        if b is None:
+            # A count could not prove the chunk (a key twice on a line, an escape, a typed String, a
+            # line the path decode refuses after it made its headers): the per-line loop decides it.
+            e.typed_seen = raw
+            b = e.process(b"".join(x + b"\n" for x in valid))
+            assert (b.true, b.false + b.unknown + b.skipped, b.rejected) == (want.count(True), len(want) - want.count(True), 0), text
+        else:
+            assert (b.true, b.false, b.unknown, b.rejected) == (want.count(True), want.count(False), want.count(None), 0), (text, raw)
+        assert b.out == b"".join(x + b"\n" for x, w in zip(valid, want, strict=True) if w is True), (text, raw)
 
 
 def _message(line: bytes) -> Any:
