@@ -36,8 +36,10 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
     assert part is not None and kernel is not None
     if has_escape(text) or not (text.isascii() or utf8(text)):
         return None
-    decode, made = part.decode, part.made
+    raw_mode = s.typed_seen and part.raw_decode is not None
+    decode, made = (part.raw_decode if raw_mode else part.decode), part.made
     unset = UNSET
+    value_decode = part.value_decode
     made.clear()
     recs: list[Any] = []
     bad: list[int] = []
@@ -62,12 +64,24 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
     columns: list[list[Any]] = []
     tstring, typed = fs.TString, TYPED
     in_bad = [lines[i] for i in bad]
+    any_typed = False
     for name, key, scans in zip(kernel.names, part.keys, s.key_scans, strict=True):
-        structs = heads if name in part.headers else props
+        is_header = name in part.headers
+        structs = heads if is_header else props
         if unset in structs:
             col = [unset if x is unset else getattr(x, name) for x in structs]
         else:
             col = list(map(attrgetter(name), structs))
+        raws: list[Any] | None = None
+        if raw_mode and not is_header:
+            # Each value's own JSON text (msgspec.Raw), typed by the decoder of one property value.
+            raws = col
+            try:
+                col = [unset if x is unset else value_decode(x) for x in raws] if unset in raws else list(map(value_decode, raws))
+            except DECODE_ERRORS:
+                # A value the whole schema refuses: the usual decode finds its line and judges it alone.
+                s.typed_seen = False
+                return process(s, lines, text)
         columns.append(col)
         # The key occurs at least once on a line whose decode found it (no escapes here): as many
         # occurrences in the chunk as values found mean once on each line.
@@ -76,7 +90,14 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
         if tstring in kinds:
             return None  # a typed String may hold "}" or ":": the per-line loop proves its members
         typed_found = sum(map(kinds.count, typed))
-        if not typed_found:
+        any_typed = any_typed or typed_found > 0
+        # A typed value has its "type" and "value" (the schema requires both), so at least two
+        # colons in its own text, and no other (no typed String here: a number, a boolean or a
+        # special double's name holds none): twice as many colons as typed values in all means no
+        # member twice.
+        if raws is not None and typed_found and b"".join(compress(raws, map(typed.__contains__, kinds))).count(b":") != 2 * typed_found:
+            return None  # a typed value with more than two members
+        if raws is not None or not typed_found:
             # a superset first ("weight without its closing quote: a faster search), then the key
             for counted in (key[:-1], key):
                 if text.count(counted) - sum(raw.count(counted) for raw in in_bad) == found:
@@ -98,6 +119,10 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
             return None  # some line holds this key twice
         if two != typed_found:
             return None  # a typed value with more than two members
+    if raw_mode:
+        fs.TYPED_MADE.clear()  # made by value_decode: nothing reads them
+    # The next chunk is decoded with its properties raw when this one held typed values on the path.
+    s.typed_seen = any_typed
     size = len(lines)
     t, f, a = kernel.masks(columns)
     b = Batch()
