@@ -5,12 +5,14 @@ tests/test_artemis_xml_differential.py only: not in the package, not in the form
 from __future__ import annotations
 
 import base64
+import struct
 from typing import Any
 
 from jmsctl.messages.decode import RecordError
+from jmsctl.messages.formats import artemis_core as ac
 from jmsctl.messages.formats import artemis_xml as ax
-from jmsctl.messages.model import Message
-from jmsctl.values import BOOLEAN, BYTE, INT, LONG, RANGES, SHORT, STRING, TypedValue
+from jmsctl.messages.model import BytesValue, Message
+from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, RANGES, SHORT, STRING, TypedValue
 
 _INTEGRAL = {jt: RANGES[jt] for jt in (BYTE, SHORT, INT, LONG)}
 _HEADER_PROPERTIES = frozenset(ax.HEADER_PROPERTIES)
@@ -92,3 +94,53 @@ def _properties(msg: ax.Pending, headers: dict[str, Any]) -> tuple[dict[str, Typ
     if internal:
         source["internal"] = internal
     return properties, tuple(nulls), source
+
+
+# decode_map_body as it was before issue 23's third pass (jmsctl main 8b5667b,
+# jmsctl/messages/formats/artemis_core.py): a cursor object, one struct.unpack per field.
+class _Cursor:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.pos = 0
+
+    def take(self, n: int) -> bytes:
+        if n < 0 or self.pos + n > len(self.data):
+            raise ac.CoreError(f"the map body ends early (needs {n} bytes at offset {self.pos}, has {len(self.data) - self.pos})")
+        out = self.data[self.pos : self.pos + n]
+        self.pos += n
+        return out
+
+    def unpack(self, fmt: str) -> Any:
+        return struct.unpack(fmt, self.take(struct.calcsize(fmt)))[0]
+
+    def string(self) -> str:
+        return ac.simple_string_text(self.take(int(self.unpack(">i"))))
+
+
+def decode_map_body(raw: bytes) -> dict[str, Any]:
+    cur = _Cursor(raw)
+    out: dict[str, Any] = {}
+    if cur.unpack(">b") == ac._NULL:
+        return out
+    for _ in range(int(cur.unpack(">i"))):
+        key = cur.string()
+        code = int(cur.unpack(">b"))
+        if code in ac._FIXED:
+            fmt, jt = ac._FIXED[code]
+            value = cur.unpack(fmt)
+            out[key] = (jt, float(value) if jt in (FLOAT, DOUBLE) else value)
+        elif code == ac._BOOLEAN:
+            out[key] = (BOOLEAN, cur.take(1) != b"\x00")
+        elif code == ac._STRING:
+            out[key] = (STRING, cur.string())
+        elif code == ac._BYTES:
+            out[key] = BytesValue(cur.take(int(cur.unpack(">i"))))
+        elif code == ac._CHAR:
+            out[key] = (STRING, chr(int(cur.unpack(">H"))))
+        elif code == ac._NULL:
+            raise ac.CoreError(f"map entry {key!r} is null: the message model has no null map value")
+        else:
+            raise ac.CoreError(f"map entry {key!r} has the unknown type byte {code}")
+    if cur.pos != len(raw):
+        raise ac.CoreError(f"the map body has {len(raw) - cur.pos} bytes after its last entry")
+    return out

@@ -201,3 +201,66 @@ def test_a_doctype_past_the_first_block_is_refused_and_an_entity_without_one_is_
     assert [r.message.properties for r in recs[:1]] == [{"q": (INT, 1)}]
     assert len(recs) == 2 and recs[1].message is None and recs[1].location == "t.xml:3"
     assert "undefined entity" in str(recs[1].error) and "the 1 complete messages before it were read" in str(recs[1].error)
+
+
+def test_attribute_order_does_not_matter() -> None:
+    """A property's attributes in the exporter's order (name, value, type: read by position) and in
+    any other order (read by name) give the same Records; so do a missing and an extra attribute."""
+    import io
+    import re
+
+    rng = random.Random(5)
+    prop_re = re.compile(r'<property name="([^"]*)" value="([^"]*)" type="([^"]*)"/>')
+    for i in range(60):
+        data = document(rng).decode()
+        assert prop_re.search(data) or "<property" not in data
+        variants = [prop_re.sub(r'<property type="\3" name="\1" value="\2"/>', data),
+                    prop_re.sub(r'<property value="\2" type="\3" name="\1"/>', data)]
+        want = summary(list(artemis_xml.read(io.BytesIO(data.encode()), "d.xml")))
+        for v in variants:
+            assert v != data or "<property" not in data
+            assert summary(list(artemis_xml.read(io.BytesIO(v.encode()), "d.xml"))) == want, i
+    extra = '<messages><message type="text"><properties><property name="a" value="1" type="integer" x="y"/><property value="2" name="b"/>' \
+            '</properties></message></messages>'
+    [r] = list(artemis_xml.read(io.BytesIO(extra.encode()), "e.xml"))
+    assert r.message is None and r.error is not None and r.error.field == "properties.b" and "no type attribute" in str(r.error)
+    [r] = list(artemis_xml.read(io.BytesIO(extra.replace('<property value="2" name="b"/>', "").encode()), "e.xml"))
+    assert r.message is not None and r.message.properties == {"a": (INT, 1)}
+    for third in ('kind="integer"', 'name2="integer"'):  # three attributes, the third not "type"
+        [r] = list(artemis_xml.read(io.BytesIO(f'<messages><message type="text"><properties><property name="c" value="3" {third}/>'
+                                               '</properties></message></messages>'.encode()), "e.xml"))
+        assert r.message is None and r.error is not None and r.error.field == "properties.c" and "no type attribute" in str(r.error)
+
+
+def test_map_bodies_decode_as_the_cursor_decoded_them() -> None:
+    """artemis_core.decode_map_body (offsets into the bytes) against the cursor code it replaced,
+    on valid map bodies of every entry type and on every prefix and single-byte change of them: the
+    same entries or the same error, word for word."""
+    from jmsctl.messages.formats import artemis_core
+    from jmsctl.messages.model import BytesValue
+    from jmsctl.values import BYTE, FLOAT, SHORT
+
+    def outcome(f: object, raw: bytes) -> object:
+        try:
+            return ("ok", f(raw))  # type: ignore[operator]
+        except artemis_core.CoreError as exc:
+            return ("error", str(exc))
+
+    rng = random.Random(7)
+    entries = {"i": (INT, -7), "l": (LONG, 2**40), "s": (STRING, "é😁"), "b": (BOOLEAN, False), "d": (DOUBLE, -0.0),
+               "f": (FLOAT, 2.5), "y": (BYTE, -3), "h": (SHORT, 300), "x": BytesValue(b"\x00\xff")}
+    bodies = [encode_map_body(entries), encode_map_body({}), encode_map_body({"only": (STRING, "")}), b"\x01" + struct.pack(">i", 1) +
+              struct.pack(">i", 2) + "c".encode("utf-16-le") + bytes([11]) + struct.pack(">H", 0xE9)]  # a char entry
+    bodies.append(bodies[3][:-11] + bytes([0]))  # a null entry
+    seen: Counter[str] = Counter()
+    for raw in bodies:
+        cases = [raw[:n] for n in range(len(raw) + 1)] + [raw + b"\x00"]
+        for _ in range(300):
+            b = bytearray(raw)
+            b[rng.randrange(len(b))] = rng.randrange(256)
+            cases.append(bytes(b))
+        for case in cases:
+            new, old = outcome(artemis_core.decode_map_body, case), outcome(artemis_xml_oracle.decode_map_body, case)
+            assert new == old, case
+            seen[new[0]] += 1  # type: ignore[index]
+    assert seen["ok"] > 50 and seen["error"] > 500, seen

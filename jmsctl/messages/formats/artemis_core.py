@@ -14,9 +14,10 @@ from __future__ import annotations
 import base64
 import binascii
 import struct
+from typing import Any
 
 from jmsctl.messages.model import BytesValue
-from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING, TypedValue
+from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING, JType, TypedValue
 
 _URL_TO_STANDARD = bytes.maketrans(b"-_", b"+/")
 
@@ -102,55 +103,79 @@ _FIXED = {_BYTE: (">b", BYTE), _SHORT: (">h", SHORT), _INT: (">i", INT), _LONG: 
 _CODES = {jt: (code, fmt) for code, (fmt, jt) in _FIXED.items()}
 
 
-class _Cursor:
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.pos = 0
+_INT32 = struct.Struct(">i").unpack_from
+_FAST: dict[int, tuple[Any, int, JType, bool]] = {
+    code: (struct.Struct(fmt).unpack_from, struct.calcsize(fmt), jt, jt in (FLOAT, DOUBLE)) for code, (fmt, jt) in _FIXED.items()
+}
+"""The fixed-size types by code: (reader, width, type, read as a Python float)."""
 
-    def take(self, n: int) -> bytes:
-        if n < 0 or self.pos + n > len(self.data):
-            raise CoreError(f"the map body ends early (needs {n} bytes at offset {self.pos}, has {len(self.data) - self.pos})")
-        out = self.data[self.pos : self.pos + n]
-        self.pos += n
-        return out
 
-    def unpack(self, fmt: str) -> object:
-        return struct.unpack(fmt, self.take(struct.calcsize(fmt)))[0]
-
-    def string(self) -> str:
-        n = self.unpack(">i")
-        return simple_string_text(self.take(int(n)))  # type: ignore[call-overload]
+def _early(n: int, pos: int, end: int) -> CoreError:
+    return CoreError(f"the map body ends early (needs {n} bytes at offset {pos}, has {end - pos})")
 
 
 def decode_map_body(raw: bytes) -> dict[str, TypedValue | BytesValue]:
     """TypedProperties.encode's bytes -> map entries; a char becomes a one-char String, a null
-    entry is a CoreError (the message model has no null map value)."""
-    cur = _Cursor(raw)
+    entry is a CoreError (the message model has no null map value). Read by offsets into ``raw``
+    (no copies but the strings'): a map body costs about what the rest of its message does."""
     out: dict[str, TypedValue | BytesValue] = {}
-    if cur.unpack(">b") == _NULL:
+    end = len(raw)
+    if end < 1:
+        raise _early(1, 0, end)
+    if raw[0] == _NULL:
         return out
-    count = int(cur.unpack(">i"))  # type: ignore[call-overload]
+    if end < 5:
+        raise _early(4, 1, end)
+    (count,) = _INT32(raw, 1)
+    pos = 5
     for _ in range(count):
-        key = cur.string()
-        code = int(cur.unpack(">b"))  # type: ignore[call-overload]
-        if code in _FIXED:
-            fmt, jt = _FIXED[code]
-            value = cur.unpack(fmt)
-            out[key] = (jt, float(value) if jt in (FLOAT, DOUBLE) else value)  # type: ignore[arg-type]
+        if end - pos < 4:
+            raise _early(4, pos, end)
+        (n,) = _INT32(raw, pos)
+        pos += 4
+        if n < 0 or end - pos < n:
+            raise _early(n, pos, end)
+        key = simple_string_text(raw[pos : pos + n])
+        pos += n
+        if pos >= end:
+            raise _early(1, pos, end)
+        code = raw[pos]
+        code = code - 256 if code > 127 else code  # a signed byte, as Java reads it
+        pos += 1
+        fixed = _FAST.get(code)
+        if fixed is not None:
+            read, width, jt, real = fixed
+            if end - pos < width:
+                raise _early(width, pos, end)
+            value = read(raw, pos)[0]
+            pos += width
+            out[key] = (jt, float(value) if real else value)
         elif code == _BOOLEAN:
-            out[key] = (BOOLEAN, cur.take(1) != b"\x00")
-        elif code == _STRING:
-            out[key] = (STRING, cur.string())
-        elif code == _BYTES:
-            out[key] = BytesValue(cur.take(int(cur.unpack(">i"))))  # type: ignore[call-overload]
+            if pos >= end:
+                raise _early(1, pos, end)
+            out[key] = (BOOLEAN, raw[pos] != 0)
+            pos += 1
+        elif code in (_STRING, _BYTES):
+            if end - pos < 4:
+                raise _early(4, pos, end)
+            (n,) = _INT32(raw, pos)
+            pos += 4
+            if n < 0 or end - pos < n:
+                raise _early(n, pos, end)
+            data = raw[pos : pos + n]
+            pos += n
+            out[key] = (STRING, simple_string_text(data)) if code == _STRING else BytesValue(data)
         elif code == _CHAR:
-            out[key] = (STRING, chr(int(cur.unpack(">H"))))  # type: ignore[call-overload]
+            if end - pos < 2:
+                raise _early(2, pos, end)
+            out[key] = (STRING, chr(int.from_bytes(raw[pos : pos + 2], "big")))
+            pos += 2
         elif code == _NULL:
             raise CoreError(f"map entry {key!r} is null: the message model has no null map value")
         else:
             raise CoreError(f"map entry {key!r} has the unknown type byte {code}")
-    if cur.pos != len(raw):
-        raise CoreError(f"the map body has {len(raw) - cur.pos} bytes after its last entry")
+    if pos != end:
+        raise CoreError(f"the map body has {end - pos} bytes after its last entry")
     return out
 
 
