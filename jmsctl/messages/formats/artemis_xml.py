@@ -184,13 +184,12 @@ class _Parser:
                 attrs = _dict(attributes)
                 self.props.append((attrs.get("name", ""), attrs.get("value", ""), attrs.get("type")))
             return
-        attrs = _dict(attributes)
         if tag == "queue":
-            self.msg.queues.append(attrs.get("name", ""))  # type: ignore[union-attr]
+            self.msg.queues.append(_dict(attributes).get("name", ""))  # type: ignore[union-attr]
         elif tag == "body":
             msg = self.msg
             msg.body_seen = True  # type: ignore[union-attr]
-            msg.large = attrs.get("isLarge", "").lower() == "true"  # type: ignore[union-attr]
+            msg.large = bool(attributes) and _dict(attributes).get("isLarge", "").lower() == "true"  # type: ignore[union-attr]
             self.in_body = True
             self.parser.CharacterDataHandler = self._chars
         elif tag == "message":
@@ -249,7 +248,8 @@ class _Parser:
 
 def _dict(attributes: list[str]) -> dict[str, str]:
     """expat's ordered attributes as a dict (XML forbids a name twice: expat refuses it)."""
-    return dict(zip(attributes[::2], attributes[1::2], strict=True))
+    pairs = iter(attributes)
+    return dict(zip(pairs, pairs, strict=True))
 
 
 def destination(queue_bindings: dict[str, tuple[str, str]], queues: list[str]) -> str | None:
