@@ -114,6 +114,17 @@ def _early(n: int, pos: int, end: int) -> CoreError:
     return CoreError(f"the map body ends early (needs {n} bytes at offset {pos}, has {end - pos})")
 
 
+def _sized(raw: bytes, pos: int, end: int) -> tuple[bytes, int]:
+    """An int32 length at ``pos`` and that many bytes after it; and the offset past them."""
+    if end - pos < 4:
+        raise _early(4, pos, end)
+    (n,) = _INT32(raw, pos)
+    pos += 4
+    if n < 0 or end - pos < n:
+        raise _early(n, pos, end)
+    return raw[pos : pos + n], pos + n
+
+
 def decode_map_body(raw: bytes) -> dict[str, TypedValue | BytesValue]:
     """TypedProperties.encode's bytes -> map entries; a char becomes a one-char String, a null
     entry is a CoreError (the message model has no null map value). Read by offsets into ``raw``
@@ -129,14 +140,8 @@ def decode_map_body(raw: bytes) -> dict[str, TypedValue | BytesValue]:
     (count,) = _INT32(raw, 1)
     pos = 5
     for _ in range(count):
-        if end - pos < 4:
-            raise _early(4, pos, end)
-        (n,) = _INT32(raw, pos)
-        pos += 4
-        if n < 0 or end - pos < n:
-            raise _early(n, pos, end)
-        key = simple_string_text(raw[pos : pos + n])
-        pos += n
+        data, pos = _sized(raw, pos, end)
+        key = simple_string_text(data)
         if pos >= end:
             raise _early(1, pos, end)
         code = raw[pos]
@@ -156,14 +161,7 @@ def decode_map_body(raw: bytes) -> dict[str, TypedValue | BytesValue]:
             out[key] = (BOOLEAN, raw[pos] != 0)
             pos += 1
         elif code in (_STRING, _BYTES):
-            if end - pos < 4:
-                raise _early(4, pos, end)
-            (n,) = _INT32(raw, pos)
-            pos += 4
-            if n < 0 or end - pos < n:
-                raise _early(n, pos, end)
-            data = raw[pos : pos + n]
-            pos += n
+            data, pos = _sized(raw, pos, end)
             out[key] = (STRING, simple_string_text(data)) if code == _STRING else BytesValue(data)
         elif code == _CHAR:
             if end - pos < 2:
