@@ -11,6 +11,11 @@ is ``docs/artemis-xml.md``.
 
 XML is hostile input: a DOCTYPE (hence any entity, external or internal) is refused before anything
 in it is read; expat never fetches anything.
+
+Speed: expat reads the prolog, then hands each message it meets to ``artemis_xml_scan``, which reads
+the exporter's own layout with one regular expression (about 3x faster than expat with its
+handlers); a message it cannot vouch for goes back to expat, resumed at that message. Both give the
+same Records, errors and line numbers included.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from xml.parsers import expat
 
 from jmsctl.messages.decode import RecordError
 from jmsctl.messages.formats import Format, ReadOptions
+from jmsctl.messages.formats import artemis_xml_scan as scan
 from jmsctl.messages.formats.artemis_core import (
     JMSX_PROPERTIES,
     NULL_VALUE,
@@ -113,6 +119,10 @@ class _Parser:
         self.done: list[Record] = []
         self.root: str | None = None
         self.depth = 0  # outside messages: elements open
+        self.stack: list[str] = []  # outside messages: the open elements
+        self.line_offset = 0  # expat's line + this = the document's line (expat resumed mid-document, after a prefix)
+        self.resume_at: int | None = None  # a message starting at this byte index or after goes to the scanner (None: never)
+        self.utf8 = True  # the document declares no encoding but UTF-8 (the scanner reads UTF-8 only)
         self.nested = 0  # inside a message: <message> elements open within it
         self.addresses: dict[str, list[str]] = {}  # address -> routing types (address-binding)
         self.queue_bindings: dict[str, tuple[str, str]] = {}  # queue -> (address, routing type)
@@ -129,6 +139,7 @@ class _Parser:
         p.buffer_text = True
         p.buffer_size = BLOCK
         p.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+        p.XmlDeclHandler = self._declaration
         p.StartDoctypeDeclHandler = self._doctype
         p.EntityDeclHandler = self._entity
         p.ExternalEntityRefHandler = self._external
@@ -139,9 +150,16 @@ class _Parser:
         p.EndCdataSectionHandler = self._cdata_end
         self.parser = p
 
+    @property
+    def line(self) -> int:
+        return self.parser.CurrentLineNumber + self.line_offset
+
+    def _declaration(self, version: str, encoding: str | None, standalone: int) -> None:
+        self.utf8 = encoding is None or encoding.upper() == "UTF-8"
+
     # hostile XML
     def _refuse(self, what: str) -> None:
-        raise RefusedXML(f"{self.name}:{self.parser.CurrentLineNumber}: refused: the XML has {what}; "
+        raise RefusedXML(f"{self.name}:{self.line}: refused: the XML has {what}; "
                          "DTDs and entities are never read (they can expand without bound or read other files)")
 
     def _doctype(self, *_: Any) -> None:
@@ -160,21 +178,27 @@ class _Parser:
         self.depth += 1
         if self.depth == 1:
             if tag not in (EXPORT_ROOT, CONSUMER_ROOT):
-                raise InputError(f"{self.name}:{self.parser.CurrentLineNumber}: not Artemis XML: the root element is <{tag}>, "
+                raise InputError(f"{self.name}:{self.line}: not Artemis XML: the root element is <{tag}>, "
                                  f"not <{EXPORT_ROOT}> (artemis data exp) or <{CONSUMER_ROOT}> (artemis consumer --data)")
             self.root = tag
         elif tag == "message":
-            self.msg = Pending(self.parser.CurrentLineNumber, attrs)
+            p = self.parser
+            if self.resume_at is not None and p.CurrentByteIndex >= self.resume_at and self.utf8 and tuple(self.stack) in _SCANNABLE:
+                raise _Resume(p.CurrentByteIndex, self.line, p.CurrentColumnNumber)
+            self.msg = Pending(self.line, attrs)
             self.props = self.msg.properties
-            self.parser.StartElementHandler = self._start_in
-            self.parser.EndElementHandler = self._end_in
-        elif tag == "address-binding":
+            p.StartElementHandler = self._start_in
+            p.EndElementHandler = self._end_in
+            return
+        self.stack.append(tag)
+        if tag == "address-binding":
             self.addresses[attrs.get("name", "")] = attrs.get("routing-types", "").split(",")
         elif tag == "queue-binding":
             self.queue_bindings[attrs.get("name", "")] = (attrs.get("address", ""), attrs.get("routing-type", ""))
 
     def _end(self, tag: str) -> None:
         self.depth -= 1
+        self.stack.pop()
 
     # inside a message: most elements are properties
     def _start_in(self, tag: str, attributes: list[str]) -> None:
@@ -207,7 +231,7 @@ class _Parser:
                 self.nested -= 1
                 return
             self.depth -= 1
-            self.done.append(self._record(self.msg))  # type: ignore[arg-type]
+            self.done.append(self._record(self.msg, self.root == EXPORT_ROOT))  # type: ignore[arg-type]
             self.msg = None
             self.parser.StartElementHandler = self._start
             self.parser.EndElementHandler = self._end
@@ -234,7 +258,7 @@ class _Parser:
                 self.msg.sections.append("".join(self.cdata))
             self.cdata = []
 
-    def _record(self, msg: Pending) -> Record:
+    def _record(self, msg: Pending, export: bool) -> Record:
         attrs = msg.attrs
         user_id = attrs.get("user-id")
         location = f"{self.name}:{msg.line}" if user_id is None else f"{self.name}:{msg.line} (ID:{user_id})"  # as fmtn-a's: position, then the id
@@ -242,7 +266,7 @@ class _Parser:
             err = record_too_large(msg.size, self.max_size)
             return Record(location, None, None, RecordError("body", f"message id {attrs.get('id')}: {err.reason}"))
         try:
-            return Record(location, None, build_message(msg, self.root == EXPORT_ROOT, destination(self.queue_bindings, msg.queues)), None)
+            return Record(location, None, build_message(msg, export, destination(self.queue_bindings, msg.queues)), None)
         except RecordError as exc:
             return Record(location, None, None, RecordError(exc.field, f"message id {attrs.get('id')}: {exc.reason}"))
 
@@ -291,35 +315,164 @@ def _stop_at_message(p: _Parser) -> Any:
     return start
 
 
-def read(stream: IO[bytes], name: str, max_record_size: int = 16 * 1024 * 1024) -> Iterator[Record]:
+def read(stream: IO[bytes], name: str, max_record_size: int = 16 * 1024 * 1024, fast: bool = True) -> Iterator[Record]:
     """Every ``<message>`` of the document, in order. A document that breaks off (truncated or
     malformed) gives every message before the break, then one rejected Record naming the break; a
-    DOCTYPE or a root that is not Artemis's is an InputError (nothing read)."""
-    p = _Parser(name, max_record_size)
-    parser = p.parser
-    seen = 0
-    try:
+    DOCTYPE or a root that is not Artemis's is an InputError (nothing read). ``fast=False``: expat
+    reads every message (the reference the scanner is tested against)."""
+    return _Reader(stream, name, max_record_size, fast).records()
+
+
+class _Resume(Exception):
+    """expat met a message the scanner may read: where it starts in what expat was given."""
+
+    def __init__(self, index: int, line: int, column: int) -> None:
+        super().__init__(index)
+        self.index, self.line, self.column = index, line, column
+
+
+_SCANNABLE = {(EXPORT_ROOT, "messages"), (CONSUMER_ROOT,)}
+"""Where the messages of both variants are: the scanner takes a message only there."""
+_LIMIT = 1 << 20
+"""The scanner holds at most this much text waiting for a ``</message>`` (a large body): past it, expat reads on."""
+_GIVE_UP = 8
+"""Messages in a row the scanner could not take: the document is not in the exporter's layout, expat reads the rest."""
+
+
+class _Reader:
+    """expat and the scanner taking turns over one document.
+
+    expat reads the prolog; at a message where the scanner may go on, its handler raises _Resume and
+    that parser is dropped. The scanner reads messages while they match; at one it cannot take, a
+    fresh expat goes on from there, fed first the open elements (``<activemq-journal><messages>``)
+    and as many spaces as the message's column, so that its line and column numbers are the
+    document's once offset. Memory stays flat: the scanner holds at most ``_LIMIT`` of text, expat
+    the last two blocks."""
+
+    def __init__(self, stream: IO[bytes], name: str, max_size: int, fast: bool) -> None:
+        self.stream, self.name, self.max_size = stream, name, max_size
+        self.fast = fast
+        self.seen = 0
+        self.buf = b""  # read, not yet taken: starts at (line, column)
+        self.line = 1
+        self.column = 0
+        self.eof = False
+        self.misses = 0
+        self.p = _Parser(name, max_size)
+
+    def records(self) -> Iterator[Record]:
+        self.buf = self.stream.read(BLOCK)
+        self.eof = not self.buf
+        if self.buf[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in self.buf[:4]:  # UTF-16: expat's alone
+            self.fast = False
+        resumed = yield from self._expat(first=True)
+        while resumed:
+            yield from self._scan()
+            resumed = yield from self._expat(first=False)
+        if self.p.root is None and self.seen == 0:
+            raise InputError(f"{self.name}: not Artemis XML: no root element")
+
+    def _expat(self, first: bool) -> Iterator[Record]:
+        """expat from ``buf`` on: True when it hands over to the scanner, False at the document's end or break."""
+        old = self.p
+        p = self.p = _Parser(self.name, self.max_size)
+        prefix = b""
+        if not first:
+            prefix = b"".join(b"<" + tag.encode() + b">" for tag in old.stack) + b"\n" + b" " * self.column
+            p.line_offset = self.line - 2
+            p.utf8, p.addresses, p.queue_bindings = old.utf8, old.addresses, old.queue_bindings
+        take = self.fast and self.misses < _GIVE_UP
+        threshold = len(prefix) + (0 if first else 1)  # not the message the scanner just left to expat
+        window, window_at = prefix + self.buf, 0  # what was fed, from this index: where a message may be handed back
+        parser = p.parser
+        try:
+            chunk = window
+            while True:
+                p.resume_at = max(threshold, window_at) if take else None
+                parser.Parse(chunk, self.eof)
+                if p.done:
+                    self.seen += len(p.done)
+                    yield from p.done
+                    p.done.clear()
+                if self.eof:
+                    return False
+                last = chunk
+                chunk = self.stream.read(BLOCK)
+                self.eof = not chunk
+                window_at += len(window) - len(last)
+                window = last + chunk
+        except _Resume as here:
+            yield from p.done
+            self.seen += len(p.done)
+            self.buf = window[here.index - window_at:]
+            self.line, self.column = here.line, here.column
+            return True
+        except expat.ExpatError as exc:
+            yield from p.done
+            self.seen += len(p.done)
+            yield _broken(self.name, exc, self.seen, p.line_offset)
+            return False
+
+    def _scan(self) -> Iterator[Record]:
+        """Messages from ``buf`` while ``MESSAGE`` takes them; returns at the first it does not, with
+        ``buf``, ``line`` and ``column`` at that message's ``<``."""
+        buf, line, column = self.buf, self.line, self.column
+        p, match, parts, name = self.p, scan.MESSAGE.match, scan.parts, self.name
+        export = p.root == EXPORT_ROOT
         while True:
-            block = stream.read(BLOCK)
-            parser.Parse(block, not block)
-            if p.done:
-                seen += len(p.done)
-                yield from p.done
-                p.done.clear()
-            if not block:
+            cut = buf.rfind(b"</message>")
+            if cut < 0:
+                if self.eof or len(buf) > _LIMIT:
+                    break
+                block = self.stream.read(BLOCK)
+                self.eof = not block
+                buf += block
+                continue
+            region = buf[:cut + 10]
+            whole = True
+            try:
+                text = region.decode()
+            except UnicodeDecodeError as exc:  # up to the last message before it; expat names the bad byte
+                text = region[:exc.start].decode()
+                text = text[:text.rfind("</message>") + 10] if "</message>" in text else ""
+                whole = False
+            crlf = "\r" in text
+            i = 0
+            done = []
+            while (m := match(text, i)) is not None:
+                got = parts(m, self.max_size)
+                if got is None:
+                    break
+                lt = m.start(1) - 8
+                line += scan.lines(text, i, lt, crlf)
+                msg = Pending(line, got[0], got[1], got[2], got[3], got[4], got[5], got[6])
+                line += scan.lines(text, lt, m.end(), crlf)
+                i = m.end()
+                done.append(p._record(msg, export))
+            if i:
+                self.misses = 0
+                br = max(text.rfind("\n", 0, i), text.rfind("\r", 0, i))
+                column = i - br - 1 if br >= 0 else column + i
+                buf = buf[len(region) if whole and i == len(text) else len(text[:i].encode()):]
+                self.seen += len(done)
+                yield from done
+            if not (whole and i == len(text)):
                 break
-    except expat.ExpatError as exc:
-        yield from p.done
-        seen += len(p.done)
-        yield _broken(name, exc, seen)
-    if p.root is None and seen == 0:
-        raise InputError(f"{name}: not Artemis XML: no root element")
+        # hand over at the first thing the scanner did not take, past the white space before it
+        rest = buf.lstrip(b" \t\r\n")
+        gap = buf[:len(buf) - len(rest)]
+        if gap:
+            breaks = gap.count(b"\n") + gap.count(b"\r") - gap.count(b"\r\n")
+            line += breaks
+            column = len(gap) - max(gap.rfind(b"\n"), gap.rfind(b"\r")) - 1 if breaks else column + len(gap)
+        self.buf, self.line, self.column = rest, line, column
+        self.misses += 1
 
 
-def _broken(name: str, exc: expat.ExpatError, seen: int) -> Record:
+def _broken(name: str, exc: expat.ExpatError, seen: int, line_offset: int = 0) -> Record:
     """The one rejected Record of a document that breaks off at ``exc``, after ``seen`` messages."""
     what = "the document ends before it is complete (truncated)" if _truncated(exc) else f"the XML is broken: {expat.errors.messages[exc.code]}"
-    return Record(f"{name}:{exc.lineno}", None, None, RecordError(
+    return Record(f"{name}:{exc.lineno + line_offset}", None, None, RecordError(
         "", f"{what} (column {exc.offset + 1}); the {seen} complete messages before it were read, nothing after it"))
 
 
