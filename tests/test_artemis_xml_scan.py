@@ -29,8 +29,8 @@ def scanned(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     count = [0]
     real = artemis_xml_scan.parts
 
-    def counting(m: re.Match[str], max_size: int):  # type: ignore[no-untyped-def]
-        got = real(m, max_size)
+    def counting(m: re.Match[bytes], max_size: int, exporter: bool):  # type: ignore[no-untyped-def]
+        got = real(m, max_size, exporter)
         count[0] += got is not None
         return got
 
@@ -69,9 +69,15 @@ def _transforms(rng: random.Random, doc: bytes) -> list[bytes]:
     at = rng.choice(spots) if spots else 0
     value_at = [m.end() - 1 for m in re.finditer(r'value="', text)] or [at]
     v = rng.choice(value_at) + 1
+    last_broken = b"</queue>".join(doc.rsplit(b"</queues>", 1))  # the error after the scanned messages
+    last_twice = b'<message id="1" id="'.join(doc.rsplit(b'<message id="', 1))  # the error on the line the scanner stops at
     return [
         doc.replace(b"\n", b"\r\n"),
         doc.replace(b"\n", b"\r"),
+        last_broken.replace(b"\n", b"\r\n"),
+        last_broken.replace(b"\n", b"\r"),
+        re.sub(rb"</message>\s+<message", b"</message><message", last_twice.replace(b"\n", b"\r")),  # a message begins where one ends
+        re.sub(rb"</message>\s+<message", b"</message><message", last_twice),
         re.sub(rb">\s+<", b"><", doc),  # one line
         (text[:at] + "<!-- c -->" + text[at:]).encode(),
         (text[:at] + "<?pi x?>" + text[at:]).encode(),
@@ -182,3 +188,35 @@ def test_flipped_bytes_and_cuts(flips: list[tuple[int, int]], cut: int, block: i
         same(bytes(data))
     finally:
         artemis_xml.BLOCK = old
+
+
+def test_one_line_documents_across_blocks(scanned: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """No line break at all: the column of each hand-over is carried from block to block (expat's
+    error names it)."""
+    monkeypatch.setattr(artemis_xml, "BLOCK", 300)
+    rng = random.Random(37)
+    columns = 0
+    for _ in range(30):
+        doc = re.sub(rb">\s+<", b"><", document(rng)).replace(b"\n", b"")
+        for variant in (doc, doc[: rng.randrange(len(doc) + 1)], doc.replace(b"</queues>", b"</queue>", 3)):
+            got = same(variant)
+            columns += isinstance(got, list) and any(e is not None and "column" in e[2] for _, _, e in got)
+    assert columns > 20 and scanned[0] > 50, (columns, scanned[0])
+
+
+def test_a_long_message_is_expat_s_and_the_next_ones_the_scanner_s(scanned: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scanner holds at most _LIMIT bytes waiting for a message's end: a longer message is read
+    by expat, which hands the next one back."""
+    import base64
+
+    def msg(n: int, body: bytes) -> str:
+        return (f'\n      <message id="{n}" type="bytes">\n         <properties>\n            <property name="n" value="{n}" type="integer"/>'
+                f"\n         </properties>\n         <body>\n            <![CDATA[{base64.b64encode(body).decode()}]]>\n         </body>\n      </message>")
+
+    doc = ("<activemq-journal>\n   <messages>" + msg(1, b"x") + msg(2, b"y" * 3000) + msg(3, b"z") + msg(4, b"w")
+           + "\n   </messages>\n</activemq-journal>\n").encode()
+    monkeypatch.setattr(artemis_xml, "_LIMIT", 2000)
+    monkeypatch.setattr(artemis_xml, "BLOCK", 500)
+    got = same(doc)
+    assert isinstance(got, list) and [e for _, _, e in got] == [None] * 4
+    assert scanned[0] == 3

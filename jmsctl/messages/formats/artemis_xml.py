@@ -414,10 +414,11 @@ class _Reader:
             return False
 
     def _scan(self) -> Iterator[Record]:
-        """Messages from ``buf`` while ``MESSAGE`` takes them; returns at the first it does not, with
-        ``buf``, ``line`` and ``column`` at that message's ``<``."""
+        """Messages from ``buf`` while the scanner's patterns take them; returns at the first they do
+        not, with ``buf``, ``line`` and ``column`` at that message's ``<``. The scanner reads bytes:
+        what it matches is ASCII but for the values, which ``parts`` decodes."""
         buf, line, column = self.buf, self.line, self.column
-        p, match, parts, name = self.p, scan.MESSAGE.match, scan.parts, self.name
+        p, exporter, full, parts, lines = self.p, scan.EXPORTER.match, scan.MESSAGE.match, scan.parts, scan.lines
         export = p.root == EXPORT_ROOT
         while True:
             cut = buf.rfind(b"</message>")
@@ -428,35 +429,35 @@ class _Reader:
                 self.eof = not block
                 buf += block
                 continue
-            region = buf[:cut + 10]
-            whole = True
-            try:
-                text = region.decode()
-            except UnicodeDecodeError as exc:  # up to the last message before it; expat names the bad byte
-                text = region[:exc.start].decode()
-                text = text[:text.rfind("</message>") + 10] if "</message>" in text else ""
-                whole = False
-            crlf = "\r" in text
+            end = cut + 10
+            crlf = buf.find(b"\r", 0, end) >= 0
             i = 0
             done = []
-            while (m := match(text, i)) is not None:
-                got = parts(m, self.max_size)
+            while True:
+                m = exporter(buf, i, end)
+                if m is not None:
+                    got = parts(m, self.max_size, True)
+                else:
+                    m = full(buf, i, end)
+                    if m is None:
+                        break
+                    got = parts(m, self.max_size, False)
                 if got is None:
                     break
                 lt = m.start(1) - 8
-                line += scan.lines(text, i, lt, crlf)
+                line += lines(buf, i, lt, crlf)
                 msg = Pending(line, got[0], got[1], got[2], got[3], got[4], got[5], got[6])
-                line += scan.lines(text, lt, m.end(), crlf)
+                line += lines(buf, lt, m.end(), crlf)
                 i = m.end()
                 done.append(p._record(msg, export))
             if i:
                 self.misses = 0
-                br = max(text.rfind("\n", 0, i), text.rfind("\r", 0, i))
-                column = i - br - 1 if br >= 0 else column + i
-                buf = buf[len(region) if whole and i == len(text) else len(text[:i].encode()):]
+                br = max(buf.rfind(b"\n", 0, i), buf.rfind(b"\r", 0, i))
+                column = len(buf[br + 1:i].decode()) if br >= 0 else column + len(buf[:i].decode())  # characters, as expat counts
+                buf = buf[i:]
                 self.seen += len(done)
                 yield from done
-            if not (whole and i == len(text)):
+            if i < end:
                 break
         # hand over at the first thing the scanner did not take, past the white space before it
         rest = buf.lstrip(b" \t\r\n")
