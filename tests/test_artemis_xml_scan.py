@@ -71,6 +71,8 @@ def _transforms(rng: random.Random, doc: bytes) -> list[bytes]:
     v = rng.choice(value_at) + 1
     last_broken = b"</queue>".join(doc.rsplit(b"</queues>", 1))  # the error after the scanned messages
     last_twice = b'<message id="1" id="'.join(doc.rsplit(b'<message id="', 1))  # the error on the line the scanner stops at
+    k = last_twice.rfind(b"<message", 0, max(0, last_twice.rfind(b"<message")))
+    tail_joined = last_twice[:k] + re.sub(rb">\s+<", b"><", last_twice[k:]) if k >= 0 else last_twice  # the last two messages on one line
     return [
         doc.replace(b"\n", b"\r\n"),
         doc.replace(b"\n", b"\r"),
@@ -78,12 +80,15 @@ def _transforms(rng: random.Random, doc: bytes) -> list[bytes]:
         last_broken.replace(b"\n", b"\r"),
         re.sub(rb"</message>\s+<message", b"</message><message", last_twice.replace(b"\n", b"\r")),  # a message begins where one ends
         re.sub(rb"</message>\s+<message", b"</message><message", last_twice),
+        tail_joined,
         re.sub(rb">\s+<", b"><", doc),  # one line
         (text[:at] + "<!-- c -->" + text[at:]).encode(),
         (text[:at] + "<?pi x?>" + text[at:]).encode(),
         (text[:v] + rng.choice(["&#10;", "&#9;", "&#0;", "&#x1F600;", "&#xD800;", "&#65535;", "&#xFFFD;", "&#1114112;", "&#99999999999;",
                                 "&amp;lt;", "&e;", "&#x;", "\t", "\x01", "\x7f", "\ufffe", "\U0001F600", "\u0085", "'"]) + text[v:]).encode(),
         doc[:at] + rng.choice([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf"]) + doc[at:],
+        (text[:v].encode() + rng.choice([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\xef\xbf\xbe"])
+         + text[v:].encode()),  # inside a value: the scanner decodes it
         doc.replace(b'<message id="', b'<message id="1" id="', 1),
         doc.replace(b' type="', b" type='", 1).replace(b'" user-id', b"' user-id", 1),
         doc.replace(b'"/>', b'" />', 1),
