@@ -445,10 +445,16 @@ class _Reader:
                 if got is None:
                     break
                 lt = m.start(1) - 8
-                line += lines(buf, i, lt, crlf)
-                msg = Pending(line, got[0], got[1], got[2], got[3], got[4], got[5], got[6])
-                line += lines(buf, lt, m.end(), crlf)
-                i = m.end()
+                j = m.end()
+                if crlf:
+                    line += lines(buf, i, lt)
+                    msg = Pending(line, got[0], got[1], got[2], got[3], got[4], got[5], got[6])
+                    line += lines(buf, lt, j)
+                else:
+                    line += buf.count(b"\n", i, lt)
+                    msg = Pending(line, got[0], got[1], got[2], got[3], got[4], got[5], got[6])
+                    line += buf.count(b"\n", lt, j)
+                i = j
                 done.append(p._record(msg, export))
             if i:
                 self.misses = 0

@@ -27,7 +27,8 @@ _MANY = rb"*+" if sys.version_info >= (3, 11) else rb"*"  # possessive: sre keep
 _WS = rb"[ \t\r\n]" + _MANY
 _CHARS = rb'[^"<&\x00-\x1f]' + _MANY  # XML forbids the C0 controls but for tab, LF and CR, which an
 # attribute value turns into spaces: they are left to expat too; bytes from 0x80 are checked as UTF-8 once decoded
-_VALUE = _CHARS + rb"(?:&(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);" + _CHARS + rb")*"  # the loop unrolled
+_VALUE = _CHARS + rb"(?:&(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);" + _CHARS + rb")" + _MANY  # the loop unrolled;
+# possessive, the group costs nothing when no reference is there
 _BASE64 = rb"[A-Za-z0-9+/=_-]" + _MANY  # XmlDataExporterUtil: the standard and the URL-safe alphabet
 
 
@@ -43,14 +44,12 @@ def _message(head: bytes, value: bytes) -> re.Pattern[bytes]:
 
 
 _EXPORTER_ATTRIBUTES = ("id", "priority", "expiration", "timestamp", "type", "user-id")
-EXPORTER = _message(b"".join(b" " + a.encode() + b'="' + _CHARS + b'"' for a in _EXPORTER_ATTRIBUTES[:5])
-                    + b'(?: user-id="' + _CHARS + b'")?', _CHARS)
-"""A message as XMLMessageExporter writes it, its values without references (nearly all): the
-attributes in its order, so named by position. Groups: 1 the message's attributes; 2 the
-properties; 3 the queues; 4 ``isLarge``; 5 the body's content."""
+EXPORTER = _message(b"".join(b" " + a.encode() + b'="' + _VALUE + b'"' for a in _EXPORTER_ATTRIBUTES[:5])
+                    + b'(?: user-id="' + _VALUE + b'")?', _VALUE)
+"""A message as XMLMessageExporter writes it: the attributes in its order, so named by position.
+Groups: 1 the message's attributes; 2 the properties; 3 the queues; 4 ``isLarge``; 5 the body's content."""
 MESSAGE = _message(rb'(?:[ \t\r\n]+[a-z][a-z-]*="' + _VALUE + rb'")*', _VALUE)
-"""The same layout with references in values and the message's attributes in any order: a third
-slower, as sre's loop over the repeated group of ``_VALUE`` costs more a value than its characters."""
+"""The same layout with the message's attributes in any order."""
 
 _REFERENCE = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);")
 _NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
@@ -97,12 +96,12 @@ def parts(m: re.Match[bytes], max_size: int, exporter: bool) -> tuple[dict[str, 
         head = _text(m.group(1))
         raw = head.split('"')  # [' id=', '7', ' type=', 'text', '']: no quote is inside a value
         values = raw[1::2]
+        if "&" in head:
+            values = _unescape(values)
         if exporter:
             attrs = dict(zip(_EXPORTER_ATTRIBUTES, values))
         else:
             keys = [k.lstrip(" \t\r\n")[:-1] for k in raw[0:-1:2]]
-            if "&" in head:
-                values = _unescape(values)
             attrs = dict(zip(keys, values, strict=True))
             if len(attrs) != len(keys):  # an attribute named twice: not well-formed
                 return None
@@ -132,8 +131,6 @@ def parts(m: re.Match[bytes], max_size: int, exporter: bool) -> tuple[dict[str, 
     return attrs, props, queues, True, m.group(4) is not None, sections, []
 
 
-def lines(text: bytes, start: int, end: int, crlf: bool) -> int:
+def lines(text: bytes, start: int, end: int) -> int:
     """The line breaks in ``text[start:end]`` as expat counts them (CR LF, CR and LF each one)."""
-    if not crlf:
-        return text.count(b"\n", start, end)
     return text.count(b"\n", start, end) + text.count(b"\r", start, end) - text.count(b"\r\n", start, end)
