@@ -144,11 +144,15 @@ def main() -> None:
         ]
     rows = []
     runs: dict[str, tuple[float, float, float, str]] = {}
+    pairs: list[float] = []  # XML read CPU / NDJSON read CPU, the two run one after the other in each round
     for _ in range(args.repeat):  # interleaved: a busy spell of the machine slows one run of each row, not all runs of one
+        cpu: dict[str, float] = {}
         for name, _kind, cmd in cases:
             got = run(cmd)
+            cpu[name] = got[1]
             if name not in runs or got[1] < runs[name][1]:
                 runs[name] = got
+        pairs.append(cpu[cases[1][0]] / cpu[cases[0][0]])
     print(f"{'what':36} {'wall s':>7} {'CPU s':>7} {'msgs/CPU-s':>10} {'MB/CPU-s':>8} {'peak RSS MB':>11}  output")
     for name, kind, _cmd in cases:
         elapsed, cpu, peak, out = runs[name]
@@ -161,6 +165,10 @@ def main() -> None:
         print("COUNTS DIFFER between the XML and the NDJSON runs")
     print(f"XML read / NDJSON read: {rows[0]['msgs_per_cpu_s'] / rows[1]['msgs_per_cpu_s']:.2f}x the messages per CPU second; "
           f"filter: {rows[2]['msgs_per_cpu_s'] / rows[3]['msgs_per_cpu_s']:.2f}x")
+    if len(pairs) > 1:
+        pairs.sort()
+        print(f"XML read / NDJSON read in each round (the two runs back to back): median {pairs[len(pairs) // 2]:.2f}x "
+              f"(min {pairs[0]:.2f}x, max {pairs[-1]:.2f}x, {len(pairs)} rounds)")
     for row in rows[4:]:
         print(f"{row['what'].split(' (')[0]} / NDJSON read: {row['msgs_per_cpu_s'] / rows[1]['msgs_per_cpu_s']:.2f}x the messages per CPU second")
     print(f"load average after: {os.getloadavg()[0]:.1f}")

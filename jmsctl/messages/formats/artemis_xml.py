@@ -24,7 +24,7 @@ import base64
 import binascii
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 from xml.parsers import expat
@@ -372,7 +372,7 @@ class _Reader:
         if self.p.root is None and self.seen == 0:
             raise InputError(f"{self.name}: not Artemis XML: no root element")
 
-    def _expat(self, first: bool) -> Iterator[Record]:
+    def _expat(self, first: bool) -> Generator[Record, None, bool]:
         """expat from ``buf`` on: True when it hands over to the scanner, False at the document's end or break."""
         old = self.p
         p = self.p = _Parser(self.name, self.max_size)

@@ -99,7 +99,7 @@ def parts(m: re.Match[bytes], max_size: int, exporter: bool) -> tuple[dict[str, 
         if "&" in head:
             values = _unescape(values)
         if exporter:
-            attrs = dict(zip(_EXPORTER_ATTRIBUTES, values))
+            attrs = dict(zip(_EXPORTER_ATTRIBUTES, values, strict=False))  # user-id is optional
         else:
             keys = [k.lstrip(" \t\r\n")[:-1] for k in raw[0:-1:2]]
             attrs = dict(zip(keys, values, strict=True))
@@ -111,7 +111,7 @@ def parts(m: re.Match[bytes], max_size: int, exporter: bool) -> tuple[dict[str, 
             names, texts = fields[1::6], fields[3::6]
             if b"&" in props_raw:
                 names, texts = _unescape(names), _unescape(texts)
-            props = list(zip(names, texts, fields[5::6]))
+            props = list(zip(names, texts, fields[5::6], strict=True))
         queues_raw = m.group(3)
         if queues_raw:
             queues = _text(queues_raw).split('"')[1::2]
