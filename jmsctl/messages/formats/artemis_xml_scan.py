@@ -38,7 +38,8 @@ def _message(head: bytes, value: bytes) -> re.Pattern[bytes]:
         + rb"(?:" + _WS + rb"<properties>((?:" + _WS + rb'<property name="' + value + rb'" value="' + value + rb'" type="[a-z-]+"/>)'
         + _MANY + rb")" + _WS + rb"</properties>)?"
         + rb"(?:" + _WS + rb"<queues>((?:" + _WS + rb'<queue name="' + value + rb'"/>)' + _MANY + rb")" + _WS + rb"</queues>)?"
-        + rb"(?:" + _WS + rb'<body( isLarge="true")?>((?:' + _WS + rb"<!\[CDATA\[" + _BASE64 + rb"\]\]>)" + _MANY + _WS + rb")</body>)?"
+        + rb"(?:" + _WS + rb'<body( isLarge="true")?>(' + _WS + rb"<!\[CDATA\[(" + _BASE64 + rb")\]\]>" + _WS
+        + rb"|(?:" + _WS + rb"<!\[CDATA\[" + _BASE64 + rb"\]\]>)" + _MANY + _WS + rb")</body>)?"
         + _WS + rb"</message>"
     )
 
@@ -47,7 +48,8 @@ _EXPORTER_ATTRIBUTES = ("id", "priority", "expiration", "timestamp", "type", "us
 EXPORTER = _message(b"".join(b" " + a.encode() + b'="' + _VALUE + b'"' for a in _EXPORTER_ATTRIBUTES[:5])
                     + b'(?: user-id="' + _VALUE + b'")?', _VALUE)
 """A message as XMLMessageExporter writes it: the attributes in its order, so named by position.
-Groups: 1 the message's attributes; 2 the properties; 3 the queues; 4 ``isLarge``; 5 the body's content."""
+Groups: 1 the message's attributes; 2 the properties; 3 the queues; 4 ``isLarge``; 5 the body's content;
+6 its CDATA when it is the only one (as most are)."""
 MESSAGE = _message(rb'(?:[ \t\r\n]+[a-z][a-z-]*="' + _VALUE + rb'")*', _VALUE)
 """The same layout with the message's attributes in any order."""
 
@@ -119,12 +121,15 @@ def parts(m: re.Match[bytes], max_size: int, exporter: bool) -> tuple[dict[str, 
                 queues = _unescape(queues)
     except _Forbidden:
         return None
-    content = m.group(5)
-    if content is None:
+    start, end = m.span(5)
+    if start < 0:
         return attrs, props, queues, False, False, [], []
-    if len(content) > max_size:  # expat counts fewer characters (no markup); near the limit, it decides
+    if end - start > max_size:  # expat counts fewer characters (no markup); near the limit, it decides
         return None
-    body = content.decode("ascii")  # base64 and white space
+    single = m.group(6)
+    if single is not None:
+        return attrs, props, queues, True, m.group(4) is not None, [single.decode("ascii")], []
+    body = m.group(5).decode("ascii")  # base64 and white space
     if "<" not in body:
         return attrs, props, queues, True, m.group(4) is not None, [], [body] if body else []
     sections = [piece[: piece.index("]]>")] for piece in body.split("<![CDATA[")[1:]]
