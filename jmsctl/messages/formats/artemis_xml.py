@@ -335,8 +335,11 @@ _SCANNABLE = {(EXPORT_ROOT, "messages"), (CONSUMER_ROOT,)}
 """Where the messages of both variants are: the scanner takes a message only there."""
 _LIMIT = 1 << 20
 """The scanner holds at most this much text waiting for a ``</message>`` (a large body): past it, expat reads on."""
-_GIVE_UP = 8
-"""Messages in a row the scanner could not take: the document is not in the exporter's layout, expat reads the rest."""
+_MISS, _HIT, _GIVE_UP = 5, 2, 40
+"""A message the scanner hands to expat costs about 2.5 times what one it reads saves (a new parser,
+the failed match): each adds ``_MISS`` to a debt, each it reads takes ``_HIT`` off; at ``_GIVE_UP``
+(8 misses in a row, or one every other message for a while) the document is not the exporter's
+layout enough to pay, and expat reads the rest."""
 
 
 class _Reader:
@@ -357,7 +360,7 @@ class _Reader:
         self.line = 1
         self.column = 0
         self.eof = False
-        self.misses = 0
+        self.debt = 0
         self.p = _Parser(name, max_size)
 
     def records(self) -> Iterator[Record]:
@@ -381,7 +384,7 @@ class _Reader:
             prefix = b"".join(b"<" + tag.encode() + b">" for tag in old.stack) + b"\n" + b" " * self.column
             p.line_offset = self.line - 2
             p.utf8, p.addresses, p.queue_bindings = old.utf8, old.addresses, old.queue_bindings
-        take = self.fast and self.misses < _GIVE_UP
+        take = self.fast and self.debt < _GIVE_UP
         threshold = len(prefix) + (0 if first else 1)  # not the message the scanner just left to expat
         window, window_at = prefix + self.buf, 0  # what was fed, from this index: where a message may be handed back
         parser = p.parser
@@ -457,7 +460,7 @@ class _Reader:
                 i = j
                 done.append(p._record(msg, export))
             if i:
-                self.misses = 0
+                self.debt = max(0, self.debt - _HIT * len(done))
                 br = max(buf.rfind(b"\n", 0, i), buf.rfind(b"\r", 0, i))
                 column = len(buf[br + 1:i].decode()) if br >= 0 else column + len(buf[:i].decode())  # characters, as expat counts
                 buf = buf[i:]
@@ -473,7 +476,7 @@ class _Reader:
             line += breaks
             column = len(gap) - max(gap.rfind(b"\n"), gap.rfind(b"\r")) - 1 if breaks else column + len(gap)
         self.buf, self.line, self.column = rest, line, column
-        self.misses += 1
+        self.debt += _MISS
 
 
 def _broken(name: str, exc: expat.ExpatError, seen: int, line_offset: int = 0) -> Record:
