@@ -153,6 +153,13 @@ def test_other_encodings_are_expat_s_alone(scanned: list[int]) -> None:
     same(latin)
     same(('<?xml version="1.0" encoding="UTF-16"?>' + body).encode("utf-16"))
     same(body.encode("utf-16-le"))
+
+    class Trickle(io.BytesIO):
+        def read(self, n: int | None = -1) -> bytes:
+            return super().read(1)  # one byte a read: UTF-16 is still told from its first bytes
+
+    data = body.encode("utf-16-le")
+    assert summary(list(artemis_xml.read(Trickle(data), "d.xml"))) == outcome(data, False)
     assert scanned[0] == 0  # none of these is read as UTF-8
     same(b"\xef\xbb\xbf" + doc)  # UTF-8 with its BOM: scanned
     assert scanned[0] > 0

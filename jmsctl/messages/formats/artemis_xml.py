@@ -365,6 +365,11 @@ class _Reader:
 
     def records(self) -> Iterator[Record]:
         self.buf = self.stream.read(BLOCK)
+        while 0 < len(self.buf) < 4:  # enough to tell UTF-16 (a stream may hand out less than asked)
+            more = self.stream.read(BLOCK)
+            if not more:
+                break
+            self.buf += more
         self.eof = not self.buf
         if self.buf[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in self.buf[:4]:  # UTF-16: expat's alone
             self.fast = False
