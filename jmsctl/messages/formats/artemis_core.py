@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import struct
 from typing import Any
 
@@ -58,7 +59,7 @@ def simple_string_bytes(text: str) -> bytes:
 def simple_string_text(data: bytes) -> str:
     if len(data) % 2:
         raise CoreError(f"a string of {len(data)} bytes: Artemis strings are two bytes per char")
-    return data.decode("utf-16-le", "surrogatepass")
+    return codecs.utf_16_le_decode(data, "surrogatepass", True)[0]  # bytes.decode would go through the codec's Python wrapper
 
 
 def decode_text_body(raw: bytes) -> str | None:
