@@ -246,8 +246,10 @@ def test_a_worker_killed_mid_job_still_gives_the_whole_output(cluster: Cluster, 
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cluster.workdir)
     try:
         deadline = time.monotonic() + STEP
-        while time.monotonic() < deadline and p.poll() is None and len(list(tmp_path.glob(".heavy.tmp-*/_temporary/0/_temporary/*"))) < 2:
-            time.sleep(0.05)  # until two tasks write their attempts: both executors at work
+        seen: set[str] = set()  # task attempts seen writing, over the polls: an attempt's directory lives only while it writes
+        while time.monotonic() < deadline and p.poll() is None and len(seen) < 2:
+            seen.update(a.name for a in tmp_path.glob(".heavy.tmp-*/_temporary/0/_temporary/*"))
+            time.sleep(0.05)  # until two tasks have written: the job is under way, ten tasks still to run
         assert p.poll() is None, "the job ended before a worker could be killed"
         cluster.kill("worker2")
         _, err = p.communicate(timeout=STEP)
