@@ -13,9 +13,9 @@ XML is hostile input: a DOCTYPE (hence any entity, external or internal) is refu
 in it is read; expat never fetches anything.
 
 Speed: expat reads the prolog, then hands each message it meets to ``artemis_xml_scan``, which reads
-the exporter's own layout with one regular expression (about 3x faster than expat with its
-handlers); a message it cannot vouch for goes back to expat, resumed at that message. Both give the
-same Records, errors and line numbers included.
+the exporter's own layout with one regular expression (taking a message apart costs 0.6 of the
+instructions expat and its handlers did); a message it cannot vouch for goes back to expat, resumed
+at that message. Both give the same Records, errors and line numbers included.
 """
 
 from __future__ import annotations
