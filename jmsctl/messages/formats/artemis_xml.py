@@ -454,14 +454,9 @@ class _Reader:
                     break
                 lt = m.start(1) - 8
                 j = m.end()
-                if crlf:
-                    line += lines(buf, i, lt)
-                    msg = Pending(line, got[0], got[1], got[2], got[3], got[4], got[5], got[6])
-                    line += lines(buf, lt, j)
-                else:
-                    line += buf.count(b"\n", i, lt)
-                    msg = Pending(line, got[0], got[1], got[2], got[3], got[4], got[5], got[6])
-                    line += buf.count(b"\n", lt, j)
+                line += lines(buf, i, lt) if crlf else buf.count(b"\n", i, lt)
+                msg = Pending(line, *got)
+                line += lines(buf, lt, j) if crlf else buf.count(b"\n", lt, j)
                 i = j
                 done.append(p._record(msg, export))
             if i:
@@ -477,7 +472,7 @@ class _Reader:
         rest = buf.lstrip(b" \t\r\n")
         gap = buf[:len(buf) - len(rest)]
         if gap:
-            breaks = gap.count(b"\n") + gap.count(b"\r") - gap.count(b"\r\n")
+            breaks = lines(gap, 0, len(gap))
             line += breaks
             column = len(gap) - max(gap.rfind(b"\n"), gap.rfind(b"\r")) - 1 if breaks else column + len(gap)
         self.buf, self.line, self.column = rest, line, column
