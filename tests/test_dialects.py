@@ -221,6 +221,20 @@ def test_activemq_reads_ids_and_destinations_as_its_message_objects(text: str, h
     assert sel.evaluate(text, decode_message({"headers": headers}), "activemq") is expected
 
 
+@pytest.mark.parametrize("value", [5, True, 2.5, {"type": "byte", "value": 1}])
+@pytest.mark.parametrize("name", ["JMSDestination", "JMSReplyTo"])
+def test_activemq_never_reads_a_non_string_property_as_a_destination(name: str, value: object) -> None:
+    """PropertyExpression reads these names from the message's fields; a property of the name that is
+    not a String is not one (ActiveMQMessage's setter would have refused it): NULL, not a traceback
+    (an AttributeError on every path until 2026-11-27)."""
+    from jmsctl.messages.decode import decode_message
+
+    message = decode_message({"headers": {}, "properties": {name: value}})
+    assert sel.evaluate(f"{name} IS NULL", message, "activemq") is True
+    for text in (f"{name} <> 'x'", f"{name} = 'queue://5'", f"{name} LIKE '%'"):  # as a message without the property
+        assert sel.evaluate(text, message, "activemq") == sel.evaluate(text, decode_message({"headers": {}}), "activemq"), text
+
+
 # Issue 24: a dialect is a table of switches that the engines read. Three describe what the brokers'
 # second front end (grammar = "javacc": selector/dialects/broker_parser.py) and evaluator
 # (evaluation = "java": broker_evaluator.py) do by construction; they stay descriptions, because no

@@ -525,7 +525,9 @@ def _destination(name: str) -> JVal:
     def destination(get: Getter) -> Any:
         # ActiveMQDestination.createDestination(text, QUEUE_TYPE).toString(): a bare name is a queue
         v = get(name)
-        if v is None or v[1].startswith(_DESTINATION_PREFIXES):
+        if v is None or v[0] is not STRING:  # not a header (always a String): a property, which PropertyExpression never reads for this name
+            return None
+        if v[1].startswith(_DESTINATION_PREFIXES):
             return v
         return (STRING, "queue://" + v[1])
     return destination
