@@ -18,8 +18,9 @@ def test_artemis_xml_bench_runs_and_agrees(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stdout + r.stderr
     assert "COUNTS DIFFER" not in r.stdout
     rows = json.loads(r.stdout[r.stdout.index("\n[") :])
-    assert len(rows) == 6 and all(row["msgs_per_cpu_s"] > 0 and row["peak_rss_mb"] > 0 for row in rows)
+    assert len(rows) == 7 and all(row["msgs_per_cpu_s"] > 0 and row["peak_rss_mb"] > 0 for row in rows)
     assert rows[0]["output"] == rows[1]["output"] and rows[0]["output"].endswith(" 0")  # every message read, none rejected
-    assert rows[2]["output"] == rows[3]["output"]
-    assert rows[4]["what"].startswith("fmtn-a") and rows[5]["what"].startswith("activemq-browse")
-    assert rows[4]["output"] == rows[5]["output"] == rows[1]["output"]
+    assert rows[2]["output"] == rows[3]["output"] == rows[4]["output"] and int(rows[2]["output"]) > 0
+    assert "--validate-all" in rows[4]["what"]
+    assert rows[5]["what"].startswith("fmtn-a") and rows[6]["what"].startswith("activemq-browse")
+    assert rows[5]["output"] == rows[6]["output"] == rows[1]["output"]

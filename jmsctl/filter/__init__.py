@@ -26,7 +26,7 @@ import orjson
 
 from jmsctl.messages.decode import RecordError
 from jmsctl.messages.encode import message_json
-from jmsctl.messages.loader import MAX_RECORD_SIZE, OversizedLine, Record, RecordReader, read_records
+from jmsctl.messages.loader import MAX_RECORD_SIZE, OversizedLine, Partial, Record, RecordReader, read_records
 from jmsctl.selector import Selector
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class Counts:
 
 def select(
     selector: Selector,
-    records: Iterable[Record],
+    records: Iterable[Record | Partial],
     counts: Counts | None = None,
     *,
     invert: bool = False,
@@ -75,16 +75,29 @@ def select(
     if max_count is not None and max_count <= 0:
         return
     evaluate = selector.evaluate
-    for record in records:
+    for item in records:
         counts.read += 1
-        message = record.message
-        if message is None:
-            counts.rejected += 1
-            if on_rejected is not None:
-                on_rejected(record)
-            continue
-        # The view is a dict: the compiled selector calls its C-level ``get`` directly.
-        result = evaluate(message.selector_values())
+        if isinstance(item, Partial):  # typed along the selector's names: whole only if passed on
+            result = evaluate(item.view)
+            if (result is True) == invert:
+                record = None
+            else:
+                record = item.whole()
+                if record.message is None:  # broken off the selector's names: rejected as the plain path
+                    counts.rejected += 1
+                    if on_rejected is not None:
+                        on_rejected(record)
+                    continue
+        else:
+            record = item
+            message = record.message
+            if message is None:
+                counts.rejected += 1
+                if on_rejected is not None:
+                    on_rejected(record)
+                continue
+            # The view is a dict: the compiled selector calls its C-level ``get`` directly.
+            result = evaluate(message.selector_values())
         if result is True:
             counts.true += 1
             if invert:
@@ -97,6 +110,7 @@ def select(
             if not invert:
                 continue
         counts.selected += 1
+        assert record is not None  # a Partial passed on was made whole above
         yield record
         if counts.selected == max_count:
             return
@@ -194,13 +208,16 @@ def select_file(
         selector, invert=invert, exact=exact, validate_all=validate_all, keep_lines=keep_lines, discard=discard, name=name, prefilter=prefilter,
         max_record_size=max_record_size, plan=FilterPlan.of(selector.ast, selector.dialect), partial=partial,
     )
-    items: Any = reader.items(max_record_size=max_record_size)
+    # A format of its own module may type each record along the selector's names only (not when every
+    # record is classified or validated, nor with invert, which passes on what is not TRUE).
+    names = frozenset(engine.plan.identifiers) if partial and not (exact or validate_all or invert) else None
+    items: Any = reader.items(max_record_size=max_record_size, names=names)
     batches: Any = None
     try:
         first = next(items, None)
         if first is None:
             return
-        if type(first) is not bytes and type(first) is not OversizedLine:  # a JSON array or one object: the plain path
+        if type(first) is not bytes and type(first) is not OversizedLine:  # a JSON array, one object, another format: the plain path
             yield from select(selector, itertools.chain([first], items), counts, invert=invert, max_count=max_count, on_rejected=on_rejected)
             return
         if jobs > 1 and max_count is None and path != "-" and not reader.compressed and parallel.available():

@@ -21,6 +21,7 @@ from jmsctl.messages.jsontext import JSON_WHITESPACE, JSONError, is_blank, parse
 from jmsctl.messages.records import (
     MAX_RECORD_SIZE,
     OversizedLine,
+    Partial,
     Record,
     duplicate_key,
     duplicate_key_error,
@@ -70,10 +71,13 @@ class RecordReader(Iterator[Record]):
             self._gen = _read(self, None, self.max_record_size)
         return next(self._gen)  # type: ignore[no-any-return]
 
-    def items(self, chunk_size: int = CHUNK_SIZE, max_record_size: int | None = None) -> Iterator[Record | bytes]:
+    def items(self, chunk_size: int = CHUNK_SIZE, max_record_size: int | None = None,
+              names: frozenset[str] | None = None) -> Iterator[Record | Partial | bytes]:
+        """``names``: a format of its own module may yield ``Partial`` records typed along these names
+        alone (``formats.ReadOptions.names``)."""
         if self._gen is not None:
             raise RuntimeError("items() after iteration started")
-        self._gen = _read(self, chunk_size, self.max_record_size, max_record_size)
+        self._gen = _read(self, chunk_size, self.max_record_size, max_record_size, names)
         return self._gen
 
     def close(self) -> None:
@@ -89,7 +93,8 @@ def read_records(path: str, max_record_size: int = MAX_RECORD_SIZE, fmt: str | N
     return RecordReader(path, max_record_size, fmt, types)
 
 
-def _read(reader: RecordReader, chunk_size: int | None, limit: int, chunk_limit: int | None = None) -> Iterator[Any]:
+def _read(reader: RecordReader, chunk_size: int | None, limit: int, chunk_limit: int | None = None,
+          names: frozenset[str] | None = None) -> Iterator[Any]:
     path = reader.path
     source = formats.open_source(path, reader.forced)
     reader.format, reader.compressed = source.format.name, source.compressed
@@ -97,7 +102,7 @@ def _read(reader: RecordReader, chunk_size: int | None, limit: int, chunk_limit:
     name = "<stdin>" if path == "-" else path
     try:
         if source.format.read is not None:  # a format of its own module: records only
-            yield from source.format.read(stream, name, formats.ReadOptions(limit, reader.types))
+            yield from source.format.read(stream, name, formats.ReadOptions(limit, reader.types, names=names))
             return
         buffered: Any = stream if isinstance(stream, io.BufferedReader) else io.BufferedReader(stream)  # type: ignore[arg-type, type-var]
         head = buffered.peek(64).lstrip(JSON_WHITESPACE)  # JSON's white space: "\x0c[" is not an array
@@ -322,7 +327,7 @@ def _parsed_line(location: str, raw: bytes, obj: Any) -> Record:
 
 
 __all__ = [  # with the names kept here from jsontext and sources, where they used to live
-    "CHUNK_SIZE", "JSON_WHITESPACE", "MAX_RECORD_SIZE", "READ_ERRORS", "InputError", "JSONError", "OversizedLine", "Record",
+    "CHUNK_SIZE", "JSON_WHITESPACE", "MAX_RECORD_SIZE", "READ_ERRORS", "InputError", "JSONError", "OversizedLine", "Partial", "Record",
     "RecordReader", "duplicate_key", "duplicate_key_error", "is_blank", "judge_line", "line_chunks", "open_input", "opened",
     "parse_json", "parse_json_exact", "read_failure", "read_records", "record_too_large",
 ]

@@ -8,12 +8,14 @@ them from here, so that neither the loader nor the registry imports the other's 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from jmsctl.messages.decode import RecordError
 from jmsctl.messages.jsonkeys import first_duplicate_key, unique_keys_proved
 from jmsctl.messages.model import Message
+from jmsctl.values import TypedValue
 
 MAX_RECORD_SIZE = 16 * 1024 * 1024
 """Default maximum size of one record, in bytes: an NDJSON line not counting its "\n", or a whole
@@ -50,10 +52,25 @@ class Record:
     message: Message | None
     error: RecordError | None
 
+@dataclass(frozen=True, slots=True)
+class Partial:
+    """A record typed only where a selector reads it (``ReadOptions.names``): typing a whole message
+    costs more than reading it, and a filter needs the whole only of the messages it passes on.
+
+    ``view`` is exact on those names: what ``whole().message.selector_values()`` holds for them
+    whenever ``whole()`` is a message. A reader yields a Partial only when those names were typed
+    without an error; otherwise the plain Record, its rejection word for word. ``whole()`` types
+    the rest (it may be rejected there: a value off the selector's names)."""
+
+    location: str
+    view: dict[str, TypedValue]
+    whole: Callable[[], Record]
+
+
 @dataclass(frozen=True)
 class OversizedLine(Record):
     """An NDJSON line longer than the maximum record size, among the chunks of ``items()``: one
     rejected record (``error`` from ``record_too_large``), one physical line; its bytes were not kept."""
 
 
-__all__ = ["MAX_RECORD_SIZE", "OversizedLine", "Record", "duplicate_key", "duplicate_key_error", "record_too_large"]
+__all__ = ["MAX_RECORD_SIZE", "OversizedLine", "Partial", "Record", "duplicate_key", "duplicate_key_error", "record_too_large"]

@@ -26,7 +26,7 @@ from jmsctl.messages.sources import READ_ERRORS, InputError, open_input, read_fa
 
 if TYPE_CHECKING:
     from jmsctl.messages.model import Message
-    from jmsctl.messages.records import Record
+    from jmsctl.messages.records import Partial, Record
     from jmsctl.values import JType
 
 FORMAT_DOC = "docs/FORMAT.md"
@@ -51,6 +51,9 @@ class ReadOptions:
 
     max_record_size: int = 16 * 1024 * 1024
     types: Mapping[str, JType] | None = None
+    # The only names a consumer reads (a filter's selector): a reader may then yield a ``Partial``
+    # (records.py), typed along these names alone, in place of a Record. None: whole Records.
+    names: frozenset[str] | None = None
     warn: Callable[[str], None] | None = None  # a reader's one warning about a whole file (None: stderr)
 
     def warning(self, name: str, text: str) -> None:
@@ -60,7 +63,7 @@ class ReadOptions:
             sys.stderr.write(f"jmsctl: warning: {name}: {text}\n")
 
 
-Reader = Callable[[IO[bytes], str, ReadOptions], Iterator["Record"]]
+Reader = Callable[[IO[bytes], str, ReadOptions], Iterator["Record | Partial"]]
 Writer = Callable[[Iterable["Message"], IO[bytes]], None]
 
 

@@ -26,6 +26,7 @@ import math
 import re
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import IO, Any
 from xml.parsers import expat
 
@@ -42,8 +43,8 @@ from jmsctl.messages.formats.artemis_core import (
     is_text_body,
 )
 from jmsctl.messages.formats.artemis_xml_writer import write as _write
-from jmsctl.messages.model import Message
-from jmsctl.messages.records import Record, record_too_large
+from jmsctl.messages.model import Message, selector_view
+from jmsctl.messages.records import Partial, Record, record_too_large
 from jmsctl.messages.sources import InputError
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, RANGES, SHORT, STRING, JType, TypedValue, to_f32
 
@@ -113,10 +114,12 @@ class _Parser:
     whole); outside, the others track the document's structure. Character data is handled inside
     a body only."""
 
-    def __init__(self, name: str, max_size: int) -> None:
+    def __init__(self, name: str, max_size: int, names: frozenset[str] | None = None) -> None:
         self.name = name
         self.max_size = max_size
-        self.done: list[Record] = []
+        self.names = names  # ReadOptions.names: Partial records, typed along these only
+        self.raw_names = None if names is None else raw_names(names)
+        self.done: list[Record | Partial] = []
         self.root: str | None = None
         self.depth = 0  # outside messages: elements open
         self.stack: list[str] = []  # outside messages: the open elements
@@ -258,10 +261,21 @@ class _Parser:
                 self.msg.sections.append("".join(self.cdata))
             self.cdata = []
 
-    def _record(self, msg: Pending, export: bool) -> Record:
+    def _record(self, msg: Pending, export: bool) -> Record | Partial:
         attrs = msg.attrs
         user_id = attrs.get("user-id")
         location = f"{self.name}:{msg.line}" if user_id is None else f"{self.name}:{msg.line} (ID:{user_id})"  # as fmtn-a's: position, then the id
+        if self.names is not None and not msg.oversized:
+            try:
+                view = build_view(msg, destination(self.queue_bindings, msg.queues), self.raw_names)  # type: ignore[arg-type]
+            except RecordError:
+                pass  # the whole message's rejection, word for word (an earlier value may be the first wrong)
+            else:
+                return Partial(location, view, partial(self._whole, msg, export, location))
+        return self._whole(msg, export, location)
+
+    def _whole(self, msg: Pending, export: bool, location: str) -> Record:
+        attrs = msg.attrs
         if msg.oversized:
             err = record_too_large(msg.size, self.max_size)
             return Record(location, None, None, RecordError("body", f"message id {attrs.get('id')}: {err.reason}"))
@@ -315,12 +329,14 @@ def _stop_at_message(p: _Parser) -> Any:
     return start
 
 
-def read(stream: IO[bytes], name: str, max_record_size: int = 16 * 1024 * 1024, fast: bool = True) -> Iterator[Record]:
+def read(stream: IO[bytes], name: str, max_record_size: int = 16 * 1024 * 1024, fast: bool = True,
+         names: frozenset[str] | None = None) -> Iterator[Record | Partial]:
     """Every ``<message>`` of the document, in order. A document that breaks off (truncated or
     malformed) gives every message before the break, then one rejected Record naming the break; a
     DOCTYPE or a root that is not Artemis's is an InputError (nothing read). ``fast=False``: expat
-    reads every message (the reference the scanner is tested against)."""
-    return _Reader(stream, name, max_record_size, fast).records()
+    reads every message (the reference the scanner is tested against). ``names``: a message whose
+    headers and properties of these names type without an error comes as a ``Partial``."""
+    return _Reader(stream, name, max_record_size, fast, names).records()
 
 
 class _Resume(Exception):
@@ -352,8 +368,8 @@ class _Reader:
     document's once offset. Memory stays flat: the scanner holds at most ``_LIMIT`` of text, expat
     the last two blocks."""
 
-    def __init__(self, stream: IO[bytes], name: str, max_size: int, fast: bool) -> None:
-        self.stream, self.name, self.max_size = stream, name, max_size
+    def __init__(self, stream: IO[bytes], name: str, max_size: int, fast: bool, names: frozenset[str] | None = None) -> None:
+        self.stream, self.name, self.max_size, self.names = stream, name, max_size, names
         self.fast = fast
         self.seen = 0
         self.buf = b""  # read, not yet taken: starts at (line, column)
@@ -361,9 +377,9 @@ class _Reader:
         self.column = 0
         self.eof = False
         self.debt = 0
-        self.p = _Parser(name, max_size)
+        self.p = _Parser(name, max_size, names)
 
-    def records(self) -> Iterator[Record]:
+    def records(self) -> Iterator[Record | Partial]:
         self.buf = self.stream.read(BLOCK)
         while 0 < len(self.buf) < 4:  # enough to tell UTF-16 (a stream may hand out less than asked)
             more = self.stream.read(BLOCK)
@@ -380,10 +396,10 @@ class _Reader:
         if self.p.root is None and self.seen == 0:
             raise InputError(f"{self.name}: not Artemis XML: no root element")
 
-    def _expat(self, first: bool) -> Generator[Record, None, bool]:
+    def _expat(self, first: bool) -> Generator[Record | Partial, None, bool]:
         """expat from ``buf`` on: True when it hands over to the scanner, False at the document's end or break."""
         old = self.p
-        p = self.p = _Parser(self.name, self.max_size)
+        p = self.p = _Parser(self.name, self.max_size, self.names)
         prefix = b""
         if not first:
             prefix = b"".join(b"<" + tag.encode() + b">" for tag in old.stack) + b"\n" + b" " * self.column
@@ -421,7 +437,7 @@ class _Reader:
             yield _broken(self.name, exc, self.seen, p.line_offset)
             return False
 
-    def _scan(self) -> Iterator[Record]:
+    def _scan(self) -> Iterator[Record | Partial]:
         """Messages from ``buf`` while the scanner's patterns take them; returns at the first they do
         not, with ``buf``, ``line`` and ``column`` at that message's ``<``. The scanner reads bytes:
         what it matches is ASCII but for the values, which ``parts`` decodes."""
@@ -492,7 +508,41 @@ def _truncated(exc: expat.ExpatError) -> bool:
 
 
 def build_message(msg: Pending, export: bool, destination: str | None) -> Message:
+    body_type, headers = _headers(msg.attrs, destination)
+    properties, nulls, source = _properties(msg.properties, headers)
+    source["format"] = NAME
+    source["line"] = msg.line
+    source["variant"] = "data exp" if export else "consumer --data"
     attrs = msg.attrs
+    text = attrs.get("id")
+    if text is not None:
+        source["id"] = int(text) if len(text) < 19 and text.isdigit() and text.isascii() else _integral(text, LONG, "id")
+    if msg.queues:
+        source["queues"] = list(msg.queues)
+    if msg.large:
+        source["large"] = True
+    body = _body(msg, body_type, export, source)
+    return Message(headers, properties, body_type, body, nulls, True, source)
+
+
+def raw_names(names: frozenset[str]) -> frozenset[str]:
+    """The property names as written that are read as one of ``names`` (a JMSX name is written as
+    Artemis's own: ``_AMQ_GROUP_ID`` for ``JMSXGroupID``)."""
+    return names | {raw for raw, jmsx in JMSX_PROPERTIES.items() if jmsx in names}
+
+
+def build_view(msg: Pending, destination: str | None, raw: frozenset[str]) -> dict[str, TypedValue]:
+    """The selector's view of the message, typed along ``raw`` (``raw_names``) alone: the headers
+    (a few attributes) and only the properties of those names, in the order written, so that a
+    name written twice ends as ``build_message`` ends it; no body. The RecordErrors are
+    ``build_message``'s, for these values."""
+    _, headers = _headers(msg.attrs, destination)
+    properties, _, _ = _properties([p for p in msg.properties if p[0] in raw], headers)
+    return selector_view(headers, properties)
+
+
+def _headers(attrs: dict[str, str], destination: str | None) -> tuple[str, dict[str, Any]]:
+    """The body type and the headers a message's attributes give."""
     kind = attrs.get("type", "default")
     body_type = BODY_TYPES.get(kind.lower())
     if body_type is None:
@@ -516,19 +566,7 @@ def build_message(msg: Pending, export: bool, destination: str | None) -> Messag
         headers["JMSPriority"] = priority
     if destination is not None:
         headers["JMSDestination"] = destination
-    properties, nulls, source = _properties(msg, headers)
-    source["format"] = NAME
-    source["line"] = msg.line
-    source["variant"] = "data exp" if export else "consumer --data"
-    text = attrs.get("id")
-    if text is not None:
-        source["id"] = int(text) if len(text) < 19 and text.isdigit() and text.isascii() else _integral(text, LONG, "id")
-    if msg.queues:
-        source["queues"] = list(msg.queues)
-    if msg.large:
-        source["large"] = True
-    body = _body(msg, body_type, export, source)
-    return Message(headers, properties, body_type, body, nulls, True, source)
+    return body_type, headers
 
 
 _INTEGRAL: dict[JType, tuple[int, int]] = {jt: RANGES[jt] for jt in (BYTE, SHORT, INT, LONG)}
@@ -539,7 +577,7 @@ _SHORT_INTEGRAL: dict[str | None, tuple[JType, int]] = {kind: (jt, RANGES[jt][1]
 """The exporter's integral type names -> (type, maximum): an unsigned ASCII number up to it is read directly."""
 
 
-def _properties(msg: Pending, headers: dict[str, Any]) -> tuple[dict[str, TypedValue], tuple[str, ...], dict[str, Any]]:
+def _properties(written: list[tuple[str, str, str | None]], headers: dict[str, Any]) -> tuple[dict[str, TypedValue], tuple[str, ...], dict[str, Any]]:
     """The typed properties, the null ones, and what ``source`` keeps (bytes properties, internal
     names). The usual spellings take the short way, tried in the order of how common they are (a
     string, an integral number, a boolean); anything else goes through ``_property_type`` /
@@ -548,7 +586,7 @@ def _properties(msg: Pending, headers: dict[str, Any]) -> tuple[dict[str, TypedV
     nulls: list[str] = []
     source: dict[str, Any] = {}
     internal: list[str] = []
-    for raw_name, text, kind in msg.properties:
+    for raw_name, text, kind in written:
         name = raw_name
         if raw_name[:1] == "_":
             name = JMSX_PROPERTIES.get(raw_name, raw_name)
@@ -720,8 +758,8 @@ def _typed_body(raw: bytes, body_type: str, source: dict[str, Any]) -> Any:
     return None
 
 
-def _read(stream: IO[bytes], name: str, options: ReadOptions) -> Iterator[Record]:
-    return read(stream, name, options.max_record_size)
+def _read(stream: IO[bytes], name: str, options: ReadOptions) -> Iterator[Record | Partial]:
+    return read(stream, name, options.max_record_size, names=options.names)
 
 
 FORMAT = Format(NAME, "Artemis XML export (artemis data exp, artemis consumer --data)", sniff, _read, _write, (".xml",))
