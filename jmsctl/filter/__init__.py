@@ -26,7 +26,7 @@ import orjson
 
 from jmsctl.messages.decode import RecordError
 from jmsctl.messages.encode import message_json
-from jmsctl.messages.loader import MAX_RECORD_SIZE, OversizedLine, Partial, Record, RecordReader, read_records
+from jmsctl.messages.loader import MAX_RECORD_SIZE, OversizedLine, Partial, Record, RecordReader, Unread, read_records
 from jmsctl.selector import Selector
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class Counts:
 
 def select(
     selector: Selector,
-    records: Iterable[Record | Partial],
+    records: Iterable[Record | Partial | Unread],
     counts: Counts | None = None,
     *,
     invert: bool = False,
@@ -77,6 +77,9 @@ def select(
     evaluate = selector.evaluate
     for item in records:
         counts.read += 1
+        if isinstance(item, Unread):  # proved not selected by the reader, unread
+            counts.skipped += 1
+            continue
         if isinstance(item, Partial):  # typed along the selector's names: whole only if passed on
             result = evaluate(item.view)
             if (result is True) == invert:
@@ -211,7 +214,8 @@ def select_file(
     # A format of its own module may type each record along the selector's names only (not when every
     # record is classified or validated, nor with invert, which passes on what is not TRUE).
     names = frozenset(engine.plan.identifiers) if partial and not (exact or validate_all or invert) else None
-    items: Any = reader.items(max_record_size=max_record_size, names=names)
+    required = engine.plan.required if names is not None and prefilter else ()
+    items: Any = reader.items(max_record_size=max_record_size, names=names, required=required)
     batches: Any = None
     try:
         first = next(items, None)

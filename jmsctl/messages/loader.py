@@ -20,9 +20,11 @@ from jmsctl.messages.jsonkeys import first_duplicate_key_per_item, unique_keys_p
 from jmsctl.messages.jsontext import JSON_WHITESPACE, JSONError, is_blank, parse_json, parse_json_exact
 from jmsctl.messages.records import (
     MAX_RECORD_SIZE,
+    UNREAD,
     OversizedLine,
     Partial,
     Record,
+    Unread,
     duplicate_key,
     duplicate_key_error,
     record_too_large,
@@ -72,12 +74,12 @@ class RecordReader(Iterator[Record]):
         return next(self._gen)  # type: ignore[no-any-return]
 
     def items(self, chunk_size: int = CHUNK_SIZE, max_record_size: int | None = None,
-              names: frozenset[str] | None = None) -> Iterator[Record | Partial | bytes]:
-        """``names``: a format of its own module may yield ``Partial`` records typed along these names
-        alone (``formats.ReadOptions.names``)."""
+              names: frozenset[str] | None = None, required: tuple[tuple[str, frozenset[str]], ...] = ()) -> Iterator[Record | Partial | Unread | bytes]:
+        """``names``, ``required``: a format of its own module may yield ``Partial`` records typed along
+        these names alone, and ``UNREAD`` for a record that cannot be selected (``formats.ReadOptions``)."""
         if self._gen is not None:
             raise RuntimeError("items() after iteration started")
-        self._gen = _read(self, chunk_size, self.max_record_size, max_record_size, names)
+        self._gen = _read(self, chunk_size, self.max_record_size, max_record_size, names, required)
         return self._gen
 
     def close(self) -> None:
@@ -94,7 +96,7 @@ def read_records(path: str, max_record_size: int = MAX_RECORD_SIZE, fmt: str | N
 
 
 def _read(reader: RecordReader, chunk_size: int | None, limit: int, chunk_limit: int | None = None,
-          names: frozenset[str] | None = None) -> Iterator[Any]:
+          names: frozenset[str] | None = None, required: tuple[tuple[str, frozenset[str]], ...] = ()) -> Iterator[Any]:
     path = reader.path
     source = formats.open_source(path, reader.forced)
     reader.format, reader.compressed = source.format.name, source.compressed
@@ -102,7 +104,7 @@ def _read(reader: RecordReader, chunk_size: int | None, limit: int, chunk_limit:
     name = "<stdin>" if path == "-" else path
     try:
         if source.format.read is not None:  # a format of its own module: records only
-            yield from source.format.read(stream, name, formats.ReadOptions(limit, reader.types, names=names))
+            yield from source.format.read(stream, name, formats.ReadOptions(limit, reader.types, names=names, required=required))
             return
         buffered: Any = stream if isinstance(stream, io.BufferedReader) else io.BufferedReader(stream)  # type: ignore[arg-type, type-var]
         head = buffered.peek(64).lstrip(JSON_WHITESPACE)  # JSON's white space: "\x0c[" is not an array
@@ -327,7 +329,7 @@ def _parsed_line(location: str, raw: bytes, obj: Any) -> Record:
 
 
 __all__ = [  # with the names kept here from jsontext and sources, where they used to live
-    "CHUNK_SIZE", "JSON_WHITESPACE", "MAX_RECORD_SIZE", "READ_ERRORS", "InputError", "JSONError", "OversizedLine", "Partial", "Record",
-    "RecordReader", "duplicate_key", "duplicate_key_error", "is_blank", "judge_line", "line_chunks", "open_input", "opened",
+    "CHUNK_SIZE", "JSON_WHITESPACE", "MAX_RECORD_SIZE", "READ_ERRORS", "UNREAD", "InputError", "JSONError", "OversizedLine", "Partial",
+    "Record", "RecordReader", "Unread", "duplicate_key", "duplicate_key_error", "is_blank", "judge_line", "line_chunks", "open_input", "opened",
     "parse_json", "parse_json_exact", "read_failure", "read_records", "record_too_large",
 ]

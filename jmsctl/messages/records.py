@@ -67,10 +67,23 @@ class Partial:
     whole: Callable[[], Record]
 
 
+class Unread:
+    """``UNREAD``: in place of a record a reader proved cannot be selected (``ReadOptions.required``)
+    and so did not read: it is counted (``skipped``), never typed or judged."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNREAD"
+
+
+UNREAD = Unread()
+
+
 @dataclass(frozen=True)
 class OversizedLine(Record):
     """An NDJSON line longer than the maximum record size, among the chunks of ``items()``: one
     rejected record (``error`` from ``record_too_large``), one physical line; its bytes were not kept."""
 
 
-__all__ = ["MAX_RECORD_SIZE", "OversizedLine", "Partial", "Record", "duplicate_key", "duplicate_key_error", "record_too_large"]
+__all__ = ["MAX_RECORD_SIZE", "UNREAD", "OversizedLine", "Partial", "Record", "Unread", "duplicate_key", "duplicate_key_error", "record_too_large"]

@@ -26,7 +26,7 @@ from jmsctl.messages.sources import READ_ERRORS, InputError, open_input, read_fa
 
 if TYPE_CHECKING:
     from jmsctl.messages.model import Message
-    from jmsctl.messages.records import Partial, Record
+    from jmsctl.messages.records import Partial, Record, Unread
     from jmsctl.values import JType
 
 FORMAT_DOC = "docs/FORMAT.md"
@@ -54,6 +54,10 @@ class ReadOptions:
     # The only names a consumer reads (a filter's selector): a reader may then yield a ``Partial``
     # (records.py), typed along these names alone, in place of a Record. None: whole Records.
     names: frozenset[str] | None = None
+    # With ``names``: (name, strings), a record is selected only when its value of that name is a String
+    # among these (``FilterPlan.required``). A reader may yield ``UNREAD`` for a record it proves holds
+    # no such value, without reading it further, if that hides no error of the whole file.
+    required: tuple[tuple[str, frozenset[str]], ...] = ()
     warn: Callable[[str], None] | None = None  # a reader's one warning about a whole file (None: stderr)
 
     def warning(self, name: str, text: str) -> None:
@@ -63,7 +67,7 @@ class ReadOptions:
             sys.stderr.write(f"jmsctl: warning: {name}: {text}\n")
 
 
-Reader = Callable[[IO[bytes], str, ReadOptions], Iterator["Record | Partial"]]
+Reader = Callable[[IO[bytes], str, ReadOptions], Iterator["Record | Partial | Unread"]]
 Writer = Callable[[Iterable["Message"], IO[bytes]], None]
 
 

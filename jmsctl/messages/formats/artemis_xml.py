@@ -44,7 +44,7 @@ from jmsctl.messages.formats.artemis_core import (
 )
 from jmsctl.messages.formats.artemis_xml_writer import write as _write
 from jmsctl.messages.model import Message, selector_view
-from jmsctl.messages.records import Partial, Record, record_too_large
+from jmsctl.messages.records import UNREAD, Partial, Record, Unread, record_too_large
 from jmsctl.messages.sources import InputError
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, RANGES, SHORT, STRING, JType, TypedValue, to_f32
 
@@ -330,13 +330,35 @@ def _stop_at_message(p: _Parser) -> Any:
 
 
 def read(stream: IO[bytes], name: str, max_record_size: int = 16 * 1024 * 1024, fast: bool = True,
-         names: frozenset[str] | None = None) -> Iterator[Record | Partial]:
+         names: frozenset[str] | None = None, required: tuple[tuple[str, frozenset[str]], ...] = ()) -> Iterator[Record | Partial | Unread]:
     """Every ``<message>`` of the document, in order. A document that breaks off (truncated or
     malformed) gives every message before the break, then one rejected Record naming the break; a
     DOCTYPE or a root that is not Artemis's is an InputError (nothing read). ``fast=False``: expat
     reads every message (the reference the scanner is tested against). ``names``: a message whose
-    headers and properties of these names type without an error comes as a ``Partial``."""
-    return _Reader(stream, name, max_record_size, fast, names).records()
+    headers and properties of these names type without an error comes as a ``Partial``; with
+    ``required`` too (``ReadOptions.required``), a message the scanner proves holds none of a
+    required value's texts comes as ``UNREAD``, its values neither decoded nor typed."""
+    reader = _Reader(stream, name, max_record_size, fast, names)
+    groups = needles(required) if names is not None else []
+    if groups:
+        reader.unread = scan.unread_test(groups, max_record_size)
+    return reader.records()
+
+
+_FROM_ATTRIBUTES = frozenset({"JMSPriority", "JMSTimestamp", "JMSExpiration", "JMSDestination", "JMSDeliveryMode", "JMSRedelivered"})
+"""Headers made from a message's attributes or queues, or never exported: no property's text is their value."""
+
+
+def needles(required: tuple[tuple[str, frozenset[str]], ...]) -> list[tuple[bytes, ...]]:
+    """For each (name, strings) whose value is a property's text as written: the texts one of which
+    a message must hold to be selected. JMSMessageID is ``ID:`` and the ``user-id`` attribute."""
+    groups = []
+    for name, strings in required:
+        if name in _FROM_ATTRIBUTES:
+            continue
+        texts = [t[3:] if t.startswith("ID:") else t for t in strings] if name == "JMSMessageID" else strings
+        groups.append(tuple(t.encode("utf-8", "surrogatepass") for t in texts))
+    return groups
 
 
 class _Resume(Exception):
@@ -378,8 +400,9 @@ class _Reader:
         self.eof = False
         self.debt = 0
         self.p = _Parser(name, max_size, names)
+        self.unread: Any = None  # scan.unread_test: an exporter's message it proves not selected is UNREAD
 
-    def records(self) -> Iterator[Record | Partial]:
+    def records(self) -> Iterator[Record | Partial | Unread]:
         self.buf = self.stream.read(BLOCK)
         while 0 < len(self.buf) < 4:  # enough to tell UTF-16 (a stream may hand out less than asked)
             more = self.stream.read(BLOCK)
@@ -396,7 +419,7 @@ class _Reader:
         if self.p.root is None and self.seen == 0:
             raise InputError(f"{self.name}: not Artemis XML: no root element")
 
-    def _expat(self, first: bool) -> Generator[Record | Partial, None, bool]:
+    def _expat(self, first: bool) -> Generator[Record | Partial | Unread, None, bool]:
         """expat from ``buf`` on: True when it hands over to the scanner, False at the document's end or break."""
         old = self.p
         p = self.p = _Parser(self.name, self.max_size, self.names)
@@ -437,13 +460,14 @@ class _Reader:
             yield _broken(self.name, exc, self.seen, p.line_offset)
             return False
 
-    def _scan(self) -> Iterator[Record | Partial]:
+    def _scan(self) -> Iterator[Record | Partial | Unread]:
         """Messages from ``buf`` while the scanner's patterns take them; returns at the first they do
         not, with ``buf``, ``line`` and ``column`` at that message's ``<``. The scanner reads bytes:
         what it matches is ASCII but for the values, which ``parts`` decodes."""
         buf, line, column = self.buf, self.line, self.column
         p, exporter, full, parts, lines = self.p, scan.EXPORTER.match, scan.MESSAGE.match, scan.parts, scan.lines
         export = p.root == EXPORT_ROOT
+        unread = self.unread
         while True:
             cut = buf.rfind(b"</message>")
             if cut < 0:
@@ -456,10 +480,16 @@ class _Reader:
             end = cut + 10
             crlf = buf.find(b"\r", 0, end) >= 0
             i = 0
-            done = []
+            done: list[Record | Partial | Unread] = []
             while True:
                 m = exporter(buf, i, end)
                 if m is not None:
+                    if unread is not None and unread(m):
+                        j = m.end()
+                        line += lines(buf, i, j) if crlf else buf.count(b"\n", i, j)
+                        i = j
+                        done.append(UNREAD)
+                        continue
                     got = parts(m, self.max_size, True)
                 else:
                     m = full(buf, i, end)
@@ -758,8 +788,8 @@ def _typed_body(raw: bytes, body_type: str, source: dict[str, Any]) -> Any:
     return None
 
 
-def _read(stream: IO[bytes], name: str, options: ReadOptions) -> Iterator[Record | Partial]:
-    return read(stream, name, options.max_record_size, names=options.names)
+def _read(stream: IO[bytes], name: str, options: ReadOptions) -> Iterator[Record | Partial | Unread]:
+    return read(stream, name, options.max_record_size, names=options.names, required=options.required)
 
 
 FORMAT = Format(NAME, "Artemis XML export (artemis data exp, artemis consumer --data)", sniff, _read, _write, (".xml",))

@@ -136,6 +136,36 @@ def parts(m: re.Match[bytes], max_size: int, exporter: bool) -> tuple[dict[str, 
     return attrs, props, queues, True, m.group(4) is not None, sections, []
 
 
+def unread_test(groups: list[tuple[bytes, ...]], max_size: int) -> Any:
+    """A test of an ``EXPORTER`` match: True when the message need not be read at all, because some
+    group has none of its needles in the message's bytes (a value the selector needs is not there:
+    with no reference in the message, each value's text is its bytes) and ``parts`` would take it
+    (valid UTF-8 without U+FFFE or U+FFFF, no reference, not near the size limit): skipping it hides
+    no error of the document's."""
+
+    def unread(m: re.Match[bytes]) -> bool:
+        region = m.group(0)
+        for needles in groups:
+            for needle in needles:
+                if needle in region:
+                    break
+            else:
+                break  # a group with no needle there
+        else:
+            return False
+        if b"&" in region or len(region) > max_size:
+            return False
+        if region.isascii():
+            return True
+        try:
+            text = region.decode()
+        except UnicodeDecodeError:
+            return False
+        return "\ufffe" not in text and "\uffff" not in text
+
+    return unread
+
+
 def lines(text: bytes, start: int, end: int) -> int:
     """The line breaks in ``text[start:end]`` as expat counts them (CR LF, CR and LF each one)."""
     return text.count(b"\n", start, end) + text.count(b"\r", start, end) - text.count(b"\r\n", start, end)
