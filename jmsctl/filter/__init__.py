@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from jmsctl.filter.fast import Batch
 
 
+_UNJUDGED = object()
+
+
 @dataclass
 class Counts:
     """What ``select`` saw. ``read == true + false + unknown + rejected`` at every point.
@@ -80,27 +83,22 @@ def select(
         if isinstance(item, Unread):  # proved not selected by the reader, unread
             counts.skipped += 1
             continue
-        if isinstance(item, Partial):  # typed along the selector's names: whole only if passed on
+        result: object = _UNJUDGED
+        if isinstance(item, Partial):  # typed along the selector's names: typed whole only to be passed on
             result = evaluate(item.view)
-            if (result is True) == invert:
-                record = None
-            else:
-                record = item.whole()
-                if record.message is None:  # broken off the selector's names: rejected as the plain path
-                    counts.rejected += 1
-                    if on_rejected is not None:
-                        on_rejected(record)
-                    continue
+            record = item.whole() if (result is True) != invert else None
         else:
             record = item
+        if record is not None:
             message = record.message
-            if message is None:
+            if message is None:  # a Partial's whole may be broken off the selector's names: rejected all the same
                 counts.rejected += 1
                 if on_rejected is not None:
                     on_rejected(record)
                 continue
-            # The view is a dict: the compiled selector calls its C-level ``get`` directly.
-            result = evaluate(message.selector_values())
+            if result is _UNJUDGED:
+                # The view is a dict: the compiled selector calls its C-level ``get`` directly.
+                result = evaluate(message.selector_values())
         if result is True:
             counts.true += 1
             if invert:

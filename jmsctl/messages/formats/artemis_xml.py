@@ -114,11 +114,10 @@ class _Parser:
     whole); outside, the others track the document's structure. Character data is handled inside
     a body only."""
 
-    def __init__(self, name: str, max_size: int, names: frozenset[str] | None = None) -> None:
+    def __init__(self, name: str, max_size: int, raw: frozenset[str] | None = None) -> None:
         self.name = name
         self.max_size = max_size
-        self.names = names  # ReadOptions.names: Partial records, typed along these only
-        self.raw_names = None if names is None else raw_names(names)
+        self.raw = raw  # raw_names(ReadOptions.names): Partial records, typed along these only
         self.done: list[Record | Partial] = []
         self.root: str | None = None
         self.depth = 0  # outside messages: elements open
@@ -265,9 +264,9 @@ class _Parser:
         attrs = msg.attrs
         user_id = attrs.get("user-id")
         location = f"{self.name}:{msg.line}" if user_id is None else f"{self.name}:{msg.line} (ID:{user_id})"  # as fmtn-a's: position, then the id
-        if self.names is not None and not msg.oversized:
+        if self.raw is not None and not msg.oversized:
             try:
-                view = build_view(msg, destination(self.queue_bindings, msg.queues), self.raw_names)  # type: ignore[arg-type]
+                view = build_view(msg, destination(self.queue_bindings, msg.queues), self.raw)
             except RecordError:
                 pass  # the whole message's rejection, word for word (an earlier value may be the first wrong)
             else:
@@ -338,11 +337,11 @@ def read(stream: IO[bytes], name: str, max_record_size: int = 16 * 1024 * 1024, 
     headers and properties of these names type without an error comes as a ``Partial``; with
     ``required`` too (``ReadOptions.required``), a message the scanner proves holds none of a
     required value's texts comes as ``UNREAD``, its values neither decoded nor typed."""
-    reader = _Reader(stream, name, max_record_size, fast, names)
-    groups = needles(required) if names is not None else []
-    if groups:
-        reader.unread = scan.unread_test(groups, max_record_size)
-    return reader.records()
+    if names is None:
+        return _Reader(stream, name, max_record_size, fast).records()
+    groups = needles(required)
+    unread = scan.unread_test(groups, max_record_size) if groups else None
+    return _Reader(stream, name, max_record_size, fast, raw_names(names), unread).records()
 
 
 _FROM_ATTRIBUTES = frozenset({"JMSPriority", "JMSTimestamp", "JMSExpiration", "JMSDestination", "JMSDeliveryMode", "JMSRedelivered"})
@@ -390,8 +389,8 @@ class _Reader:
     document's once offset. Memory stays flat: the scanner holds at most ``_LIMIT`` of text, expat
     the last two blocks."""
 
-    def __init__(self, stream: IO[bytes], name: str, max_size: int, fast: bool, names: frozenset[str] | None = None) -> None:
-        self.stream, self.name, self.max_size, self.names = stream, name, max_size, names
+    def __init__(self, stream: IO[bytes], name: str, max_size: int, fast: bool, raw: frozenset[str] | None = None, unread: Any = None) -> None:
+        self.stream, self.name, self.max_size, self.raw = stream, name, max_size, raw
         self.fast = fast
         self.seen = 0
         self.buf = b""  # read, not yet taken: starts at (line, column)
@@ -399,8 +398,8 @@ class _Reader:
         self.column = 0
         self.eof = False
         self.debt = 0
-        self.p = _Parser(name, max_size, names)
-        self.unread: Any = None  # scan.unread_test: an exporter's message it proves not selected is UNREAD
+        self.p = _Parser(name, max_size, raw)
+        self.unread = unread  # scan.unread_test: an exporter's message it proves not selected is UNREAD
 
     def records(self) -> Iterator[Record | Partial | Unread]:
         self.buf = self.stream.read(BLOCK)
@@ -422,7 +421,7 @@ class _Reader:
     def _expat(self, first: bool) -> Generator[Record | Partial | Unread, None, bool]:
         """expat from ``buf`` on: True when it hands over to the scanner, False at the document's end or break."""
         old = self.p
-        p = self.p = _Parser(self.name, self.max_size, self.names)
+        p = self.p = _Parser(self.name, self.max_size, self.raw)
         prefix = b""
         if not first:
             prefix = b"".join(b"<" + tag.encode() + b">" for tag in old.stack) + b"\n" + b" " * self.column
