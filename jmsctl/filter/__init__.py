@@ -26,7 +26,8 @@ import orjson
 
 from jmsctl.messages.decode import RecordError
 from jmsctl.messages.encode import message_json
-from jmsctl.messages.loader import MAX_RECORD_SIZE, OversizedLine, Partial, Record, RecordReader, Unread, read_records
+from jmsctl.messages.loader import MAX_RECORD_SIZE, OversizedLine, Record, RecordReader, read_records
+from jmsctl.messages.records import Partial, Unread
 from jmsctl.selector import Selector
 
 if TYPE_CHECKING:

@@ -20,7 +20,6 @@ from jmsctl.messages.jsonkeys import first_duplicate_key_per_item, unique_keys_p
 from jmsctl.messages.jsontext import JSON_WHITESPACE, JSONError, is_blank, parse_json, parse_json_exact
 from jmsctl.messages.records import (
     MAX_RECORD_SIZE,
-    UNREAD,
     OversizedLine,
     Partial,
     Record,
@@ -329,7 +328,7 @@ def _parsed_line(location: str, raw: bytes, obj: Any) -> Record:
 
 
 __all__ = [  # with the names kept here from jsontext and sources, where they used to live
-    "CHUNK_SIZE", "JSON_WHITESPACE", "MAX_RECORD_SIZE", "READ_ERRORS", "UNREAD", "InputError", "JSONError", "OversizedLine", "Partial",
-    "Record", "RecordReader", "Unread", "duplicate_key", "duplicate_key_error", "is_blank", "judge_line", "line_chunks", "open_input", "opened",
+    "CHUNK_SIZE", "JSON_WHITESPACE", "MAX_RECORD_SIZE", "READ_ERRORS", "InputError", "JSONError", "OversizedLine", "Record",
+    "RecordReader", "duplicate_key", "duplicate_key_error", "is_blank", "judge_line", "line_chunks", "open_input", "opened",
     "parse_json", "parse_json_exact", "read_failure", "read_records", "record_too_large",
 ]

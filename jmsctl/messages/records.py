@@ -52,6 +52,7 @@ class Record:
     message: Message | None
     error: RecordError | None
 
+
 @dataclass(frozen=True, slots=True)
 class Partial:
     """A record typed only where a selector reads it (``ReadOptions.names``): typing a whole message
