@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from jmsctl.analysis.fixes import Fixed
+from jmsctl.diagnostics import Diagnostic
 from jmsctl.scan import FileResult
 from jmsctl.scan.extractors import Extractor, for_path
 from jmsctl.scan.found import Found, Hole, Mapped, NotScanned
@@ -34,6 +35,7 @@ class FileFix:
     applied: list[tuple[Checked, Fixed]] = field(default_factory=list)
     refused: list[tuple[Checked, Fixed, str]] = field(default_factory=list)  # with the reason
     shown: list[tuple[Checked, Fixed]] = field(default_factory=list)  # unchanged, with suggestions only
+    skipped: list[Diagnostic] = field(default_factory=list)  # the file was not scanned (I002): why, never a traceback
 
     @property
     def changed(self) -> bool:
@@ -133,7 +135,14 @@ def fix_file(result: FileResult, fixer: Callable[[Checked], Fixed | None], extra
     out = FileFix(result.path, result.text, result.text)
     if extractor is None or result.cuts:  # a text with cuts is not the file: fixes are made from a whole read
         return out
-    founds = _found(extractor, result.path, result.text)
+    if result.notes:  # not scanned (I002): nothing of it is fixed, and the rest of the tree is
+        out.skipped.extend(result.notes)
+        return out
+    try:
+        founds = _found(extractor, result.path, result.text)
+    except NotScanned as exc:
+        out.skipped.append(exc.diagnostic)
+        return out
     before = [_written(f) for f in founds]
     accepted: list[FileEdit] = []
     expected = list(before)

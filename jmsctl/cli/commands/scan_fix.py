@@ -41,6 +41,9 @@ def _notes(ff: FileFix, written: bool) -> list[str]:
         out.extend(f"{_where(ff, checked)}: not applied {s.code} ({s.why}): {s.text}" for s in fixed.suggestions)
     for checked, fixed in ff.shown:
         out.extend(f"{_where(ff, checked)}: not applied {s.code} ({s.why}): {s.text}" for s in fixed.suggestions)
+    for d in ff.skipped:
+        at = locate(ff.old, d.span.start)
+        out.append(f"{ff.path}:{at.line}:{at.column}: not fixed ({d.message})")
     for checked, fixed, why in ff.refused:
         out.append(f"{_where(ff, checked)}: not fixed ({why})" + (f": {fixed.text}" if fixed.changed else ""))
     return out
