@@ -42,3 +42,58 @@ def test_fix_and_diff_fix_the_rest_when_an_xml_file_is_not_scanned(tmp_path: Pat
     assert '"a <> 1"' in (tmp_path / "A.java").read_text()
     assert (tmp_path / "bad.xml").read_text() == "<beans><message-selector>b == 2</message-selector>\n"
     assert "I002" in done.stdout  # the report after the fixes still says the file was not scanned
+
+
+# ----- 2: a fix never makes a working selector select nothing ------------------------------------
+
+def test_e005_fix_that_compares_two_literals_is_refused() -> None:
+    from jmsctl.analysis.fixes import fix
+
+    got = fix("\"m.x-opt-ORIG-ADDRESS\"='abc'")
+    assert not got.changed and not got.valid
+    assert "compare literals only" in got.proof and "quoted property name" in got.proof
+    assert fix('color = "blue"').text == "color = 'blue'"  # a real string literal is still fixed
+
+
+def test_a_fix_whose_result_selects_nothing_is_refused() -> None:
+    from jmsctl.analysis.fixes import fix
+
+    got = fix("a == 1 AND a == 2")
+    assert not got.changed and "W040" in got.proof
+
+
+def test_artemis_reads_the_double_quoted_name_as_the_broker_does() -> None:
+    from jmsctl import selector as sel
+
+    assert sel.analyze("\"m.x-opt-ORIG-ADDRESS\"='abc'", "artemis").valid
+
+
+def test_check_fix_exits_1_and_writes_the_selector_unchanged(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    done = subprocess.run([sys.executable, "-m", "jmsctl", "check", "--fix", "\"m.x-opt-ORIG-ADDRESS\"='abc'"],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stdout == "\"m.x-opt-ORIG-ADDRESS\"='abc'\n"
+
+
+ARTEMIS = ('import org.apache.activemq.artemis.api.core.SimpleString;\nimport javax.jms.*;\n'
+           'class Art { void f(Session s, Queue q) throws Exception {\n'
+           '  s.createConsumer(q, "\\"m.x\\" = y"); } }\n')
+
+
+def test_scan_fix_leaves_quoted_names_in_a_file_written_for_artemis(tmp_path: Path) -> None:
+    (tmp_path / "Art.java").write_text(ARTEMIS)
+    done = _scan(tmp_path, "--diff", ".")
+    assert (done.returncode, done.stdout) == (0, "")
+    assert "Art.java:4:23: not fixed (Apache ActiveMQ Artemis (this file's imports) reads" in done.stderr
+    report = _scan(tmp_path, ".")
+    assert "this file is written for Apache ActiveMQ Artemis" in report.stdout
+    assert _scan(tmp_path, "--dialect", "artemis", "--format", "concise", ".").stdout == ""
+
+
+# ----- 8: what scan --fix cannot fix is said ---------------------------------------------------
+
+def test_scan_fix_says_why_an_invalid_selector_is_not_fixed(tmp_path: Path) -> None:
+    (tmp_path / "A.java").write_text(JAVA.replace("a != 1", "test||1"))
+    done = _scan(tmp_path, "--diff", ".")
+    assert "A.java:3:23: not fixed (still invalid after 1 fix (E101" in done.stderr

@@ -298,6 +298,10 @@ def fix(text: str, dialect: str = "jakarta", *, portability: Sequence[Diagnostic
     if not analysis.valid:
         first = analysis.errors[0]
         return Fixed(text, text, (), False, f"not fixed: no fix for {first.code} {first.message}")
+    if fixes:
+        why = _selects_nothing(repaired, analysis, dialect, fixes)
+        if why:
+            return Fixed(text, text, (), False, f"not fixed: {why}")
     proof = "made valid" if fixes else "unchanged"
     if portability and analysis.ast is not None and not fixes:
         sites = _portability_sites(repaired, analysis.ast, (d.code for d in portability), against)
@@ -312,6 +316,23 @@ def fix(text: str, dialect: str = "jakarta", *, portability: Sequence[Diagnostic
                 analysis = sel.analyze(repaired, dialect)
     return Fixed(text, repaired, tuple(fixes), analysis.valid, proof,
                  tuple(_suggestions(repaired, analysis, found if repaired == text else None, dialect)))
+
+
+def _selects_nothing(text: str, analysis: sel.Analysis, dialect: str, fixes: Sequence[Fix]) -> str:
+    """Why a repair must not be applied: it compares literals only (a constant condition) or the
+    solver proves it selects no message (W040). A CI step that fixes and passes would otherwise
+    silently break a consumer; '' when neither."""
+    quoted = any(f.code == "E005" for f in fixes)
+    also = (" (in Artemis and the Qpid JMS client \"...\" is a quoted property name: `--dialect artemis` "
+            "reads it so)") if quoted else ""
+    for x in n.walk(analysis.ast) if analysis.ast is not None else ():
+        if isinstance(x, n.PREDICATES) and not any(isinstance(y, n.Identifier) for y in n.walk(x)):
+            return f"the fixed selector would compare literals only: `{clip(text[x.span.start:x.span.end])}`{also}"
+    from jmsctl.analysis import vacuity
+
+    if any(d.code == "W040" for d in vacuity.diagnostics(text, dialect)):
+        return f"the fixed selector `{clip(text)}` would select no message (W040){also}"
+    return ""
 
 
 def _tidy(text: str, edit: Edit) -> Edit:

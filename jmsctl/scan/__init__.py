@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from jmsctl.diagnostics import Diagnostic
+from jmsctl.scan import broker as _broker
 from jmsctl.scan import cuts as _cuts
 from jmsctl.scan.extractors import Extractor, for_path
 from jmsctl.scan.found import Hole, NotScanned
@@ -30,6 +31,7 @@ class FileResult:
     # Where ``text`` lost characters of the file: lines and columns located in it are the file's,
     # absolute offsets are moved by ``file_offset``. Empty for a file read whole.
     cuts: tuple[_cuts.Cut, ...] = ()
+    quoted_ids: str = ""  # who reads "x" as a property name in this file (scan/broker.py), or ''
 
     def file_offset(self, offset: int) -> int:
         """An offset in ``text`` as an offset in the whole file's text."""
@@ -124,7 +126,11 @@ def _extracted(path: str, text: str, cuts: tuple[_cuts.Cut, ...], extractor: Ext
         found = sorted(extractor.extract(path, text), key=lambda f: (f.start, f.end))
     except NotScanned as exc:
         return FileResult(path, text, (), (exc.diagnostic,), cuts)
-    return FileResult(path, text, tuple(verify(f, analyze_text, lint, path) for f in found), (), cuts)
+    checked = tuple(verify(f, analyze_text, lint, path) for f in found)
+    who = _broker.quoted_ids(text) if any(d.code == "E005" for c in checked for d in c.diagnostics) else ""
+    if who:
+        checked = tuple(Checked(c.found, c.text, tuple(_broker.noted(d, who) for d in c.diagnostics)) for c in checked)
+    return FileResult(path, text, checked, (), cuts, who)
 
 
 def _touches_cut(r: FileResult) -> bool:

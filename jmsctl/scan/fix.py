@@ -157,6 +157,8 @@ def fix_file(result: FileResult, fixer: Callable[[Checked], Fixed | None], extra
         if fixed is None:
             continue
         if not fixed.changed:
+            if checked.errors and not fixed.valid:  # said as check --fix says it: why it stays invalid
+                out.refused.append((checked, fixed, fixed.proof.removeprefix("not fixed: ")))
             if fixed.suggestions:
                 out.shown.append((checked, fixed))
             continue

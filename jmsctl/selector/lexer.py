@@ -111,7 +111,8 @@ def _bad_character(text: str, pos: int) -> Diagnostic:
         close = text.find('"', pos + 1)
         end = len(text) if close < 0 else close + 1
         return error("E005", "double quotes do not delimit strings in selectors", Span(pos, end),
-                     expected=("a string literal in single quotes",), hint="write string literals in single quotes: 'value'")
+                     expected=("a string literal in single quotes",), hint="write string literals in single quotes: 'value' "
+                     "(Artemis and the Qpid JMS client read \"name\" as a quoted property name: --dialect artemis)")
     if ch == "." and pos > 0 and IDENTIFIER_START_CHAR.match(text, pos + 1):
         return error("E001", "unexpected character '.'", span, hint="a property name cannot contain '.'; names are Java identifiers")
     if ch == ";":

@@ -28,6 +28,22 @@ def _fixer(dialect: str, lint: Lint | None) -> Callable[[Checked], fixes.Fixed |
     return fixer
 
 
+def _broker_aware(fixer: Callable[[Checked], fixes.Fixed | None], who: str) -> Callable[[Checked], fixes.Fixed | None]:
+    """No E005 fix in a file whose broker reads "x" as a property name (scan/broker.py): the
+    selector works there, and a string literal would change what it selects."""
+    if not who:
+        return fixer
+
+    def aware(checked: Checked) -> fixes.Fixed | None:
+        got = fixer(checked)
+        if got is not None and any(f.code == "E005" for f in got.fixes):
+            return fixes.Fixed(got.original, got.original, (), False,
+                               f"not fixed: {who} (this file's imports) reads \"...\" as a quoted property name, not a string")
+        return got
+
+    return aware
+
+
 def _where(ff: FileFix, checked: Checked) -> str:
     at = locate(ff.old, checked.found.start)
     return f"{ff.path}:{at.line}:{at.column}"
@@ -59,7 +75,7 @@ def apply_fixes(results: list[FileResult], dialect: str, lint: Lint | None, *, w
     """The fixes of every file: written (``write``) or printed as a patch. Returns the exit status
     (--diff: 1 when the patch is not empty) and the files written."""
     fixer = _fixer(dialect, lint)
-    fixed = [fix_file(r, fixer) for r in results]
+    fixed = [fix_file(r, _broker_aware(fixer, r.quoted_ids)) for r in results]
     for ff in fixed:
         for line in _notes(ff, write):
             sys.stderr.write(line + "\n")
