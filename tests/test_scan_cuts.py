@@ -32,7 +32,7 @@ DATA = ("lorem ipsum, dolor sit amet 0123456789 " * (SIZE // 39 + 1))[:SIZE]
 SOURCES = {
     "Gen.java": 'import jakarta.jms.*;\n// é ü 中文 𝄞\nclass Gen {\n  String A = "é"; void f(Session s, Queue q) { s.createConsumer(q, "a == 1"); }\n'
                 '  static final String DATA = "' + DATA + '";\n  /* ' + DATA + ' */\n'
-                '  void g(Session s, Queue q) { String x = "ö"; s.createConsumer(q, "b = \'é\' AND c == 2 AND JMSPriority = 12"); }\n}\n',
+                '  void g(Session s, Queue q) { String x = "ö"; s.createConsumer(q, "b = \'é\' AND c == 2 AND JMSPriority = 07"); }\n}\n',
     "Gen.kt": 'import jakarta.jms.*\n// é\nval DATA = """' + DATA + '"""\nfun f(s: Session, q: Queue) { val é = 1; s.createConsumer(q, "a == 1 AND b = \'ü\'") }\n',
     "Gen.groovy": "import jakarta.jms.*\n// é\ndef data = '" + DATA + "'\ndef f(s, q) { s.createConsumer(q, 'x == 1 AND y = \"ü\"') }\n",
     "app.properties": "# é ü\napp.jms.selector=a == 1\ndata=" + DATA + "\n\u00e9x=1\nother.selector=JMSType = 'ü' AND b == 2\n",
@@ -262,8 +262,8 @@ def test_json_sarif_and_fix_of_a_large_file(tmp_path: Path, monkeypatch: pytest.
     assert [(code, text[o : o + n]) for code, o, n in spans] == [("E007", "=="), ("E007", "==")]  # the whole file's characters
     assert spans[-1][1] > 2 * len(DATA)  # after both cuts
     diff = _cli("--diff", str(path))
-    assert diff.exit_code == 1 and "+  void g(Session s, Queue q) { String x = \"ö\"; s.createConsumer(q, \"b = 'é' AND c = 2 AND JMSPriority = 12\"); }" in diff.stdout
+    assert diff.exit_code == 1 and "+  void g(Session s, Queue q) { String x = \"ö\"; s.createConsumer(q, \"b = 'é' AND c = 2 AND JMSPriority = 07\"); }" in diff.stdout
     fixed = _cli("--fix", "--format", "json", str(path))
-    assert fixed.exit_code == 0, fixed.output  # what remains are warnings (JMSPriority = 12, reported once '==' is fixed)
+    assert fixed.exit_code == 0, fixed.output  # what remains are warnings (W001: JMSPriority = 07 is octal, reported once '==' is fixed)
     assert "JMSPriority" in fixed.stdout and fixed.stderr.count("fixed E007") == 2
     assert path.read_bytes() == text.replace('"a == 1"', '"a = 1"').replace("c == 2", "c = 2").encode()
