@@ -37,4 +37,25 @@ def unified(old: str, new: str, path: str, context: int = 3) -> str:
     return "".join(out)
 
 
-__all__ = ["unified"]
+_BLINE = re.compile(rb"[^\n]*\n|[^\n]+\Z")
+
+
+def unified_bytes(old: bytes, new: bytes, path: str, context: int = 3) -> bytes:
+    """``unified`` of the bytes on disk: a BOM, Latin-1 or any 8-bit text kept byte for byte, so
+    ``git apply`` finds the context lines it compares with the file; b'' when equal."""
+    if old == new:
+        return b""
+    a, b = _BLINE.findall(old), _BLINE.findall(new)
+    name = path.lstrip("/").encode("utf-8", "surrogateescape")
+    out: list[bytes] = []
+    for line in difflib.diff_bytes(difflib.unified_diff, a, b, b"a/" + name, b"b/" + name, n=context):
+        if line.startswith((b"---", b"+++")):
+            out.append(line.rstrip(b"\n") + b"\n")
+        elif line.endswith(b"\n"):
+            out.append(line)
+        else:
+            out.append(line + b"\n" + NO_NEWLINE.encode())
+    return b"".join(out)
+
+
+__all__ = ["unified", "unified_bytes"]

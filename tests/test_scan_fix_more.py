@@ -4,6 +4,7 @@ never stops the fixes of the rest, a fix never makes a selector select nothing, 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -97,3 +98,33 @@ def test_scan_fix_says_why_an_invalid_selector_is_not_fixed(tmp_path: Path) -> N
     (tmp_path / "A.java").write_text(JAVA.replace("a != 1", "test||1"))
     done = _scan(tmp_path, "--diff", ".")
     assert "A.java:3:23: not fixed (still invalid after 1 fix (E101" in done.stderr
+
+
+# ----- 3: a patch is bytes git apply takes on the bytes on disk --------------------------------
+
+def test_diff_applies_to_bom_latin1_and_symlinked_files_from_outside_the_repo(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "Bom.java").write_bytes(b"\xef\xbb\xbf" + JAVA.encode())
+    (repo / "src" / "Latin.java").write_bytes(JAVA.replace("class A", "class L").replace("a != 1", "n = '\xe9' AND a != 1").encode("latin-1"))
+    (repo / "src" / "Link.java").symlink_to("Bom.java")
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "before")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    diff = subprocess.run([sys.executable, "-m", "jmsctl", "scan", "--diff", str(repo)], cwd=elsewhere, capture_output=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"})
+    assert diff.returncode == 1, diff.stderr
+    patch = diff.stdout
+    assert patch.count(b"@@ -") == 2  # Bom.java once (not again through Link.java), Latin.java
+    assert b"--- a/src/Bom.java\n" in patch and b"--- a/src/Latin.java\n" in patch and str(tmp_path).encode() not in patch
+    assert b" \xef\xbb\xbfimport javax.jms.*;\n" in patch and b"'\xe9'" in patch  # the BOM and the Latin-1 byte as on disk
+    (tmp_path / "fix.patch").write_bytes(patch)
+    _git(repo, "apply", "--check", str(tmp_path / "fix.patch"))
+    _git(repo, "apply", str(tmp_path / "fix.patch"))
+    assert (repo / "src" / "Bom.java").read_bytes() == b"\xef\xbb\xbf" + JAVA.replace("a != 1", "a <> 1").encode()
+    assert (repo / "src" / "Latin.java").read_bytes().decode("latin-1").endswith("n = '\xe9' AND a <> 1\"); } }\n")
+    assert (repo / "src" / "Link.java").is_symlink()
+    counted = _scan(repo, "--format", "json", ".")
+    assert json.loads(counted.stdout)["summary"]["selectors"] == 2  # the symlinked file is scanned once

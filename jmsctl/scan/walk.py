@@ -61,10 +61,21 @@ def files(path: str, filters: Filters) -> Iterator[str]:
         raise WalkError(f"{path}: {'no such file or directory' if not os.path.lexists(path) else 'not a file or directory'}")
     listed = _git_files(path)
     candidates = listed if listed is not None else _walk(path, filters)
+    wanted = []
     for rel in candidates:
         full = os.path.join(path, rel) if path != "." else rel
         if for_path(rel) is not None and filters.wants(rel) and os.path.isfile(full):
-            yield full
+            wanted.append(full)
+    # A symlinked file whose target is walked too is scanned once, as its target: the same
+    # selectors twice would be counted twice and patched twice (one hunk the patch cannot apply).
+    real = {os.path.realpath(f) for f in wanted if not os.path.islink(f)}
+    seen: set[str] = set()
+    for full in wanted:
+        target = os.path.realpath(full)
+        if (os.path.islink(full) and target in real) or target in seen:
+            continue
+        seen.add(target)
+        yield full
 
 
 def _git_files(path: str) -> list[str] | None:

@@ -4,6 +4,7 @@ file's mode kept, through jmsctl/outputs.py) or printed as one patch. The work i
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from collections.abc import Callable
 
@@ -11,7 +12,7 @@ from jmsctl import selector as sel
 from jmsctl.analysis import fixes
 from jmsctl.diagnostics import Diagnostic, locate
 from jmsctl.outputs import Output, OutputError, open_output
-from jmsctl.patch import unified
+from jmsctl.patch import unified_bytes
 from jmsctl.scan import FileResult, encode_like, read_text
 from jmsctl.scan.fix import FileFix, fix_file
 from jmsctl.scan.verify import Checked
@@ -65,10 +66,41 @@ def _notes(ff: FileFix, written: bool) -> list[str]:
     return out
 
 
-def _display(path: str) -> str:
-    """The path as git apply wants it: relative to the working directory when under it."""
+def _display(path: str, roots: dict[str, str | None]) -> str:
+    """The path as git apply wants it: relative to the root of the git work tree that holds the
+    file; outside one, relative to the working directory when under it."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if folder not in roots:
+        try:
+            done = subprocess.run(["git", "-C", folder, "rev-parse", "--show-toplevel"], capture_output=True, text=True, timeout=60)
+            roots[folder] = done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else None
+        except (OSError, subprocess.SubprocessError):
+            roots[folder] = None
+    root = roots[folder]
+    if root is not None:
+        return os.path.relpath(os.path.realpath(path), os.path.realpath(root)).replace(os.sep, "/")
     rel = os.path.relpath(path)
     return path if rel.startswith("..") else rel
+
+
+def _patch(changed: list[FileFix], failures: list[str]) -> bytes:
+    """One patch of the bytes on disk: each file's fixed text encoded as the file is (its BOM, its
+    8-bit encoding), so git apply takes it."""
+    roots: dict[str, str | None] = {}
+    out: list[bytes] = []
+    for ff in changed:
+        try:
+            with open(ff.path, "rb") as f:
+                data = f.read()
+        except OSError as exc:
+            failures.append(f"{ff.path}: {exc.strerror or exc}")
+            continue
+        new = encode_like(data, ff.new) if read_text(data) == ff.old else None
+        if new is None:
+            failures.append(f"{ff.path}: changed while it was scanned, or a fixed character does not fit its encoding; not in the patch")
+            continue
+        out.append(unified_bytes(data, new, _display(ff.path, roots)))
+    return b"".join(out)
 
 
 def apply_fixes(results: list[FileResult], dialect: str, lint: Lint | None, *, write: bool, failures: list[str]) -> tuple[int, set[str]]:
@@ -81,7 +113,10 @@ def apply_fixes(results: list[FileResult], dialect: str, lint: Lint | None, *, w
             sys.stderr.write(line + "\n")
     changed = [ff for ff in fixed if ff.changed]
     if not write:
-        sys.stdout.write("".join(unified(ff.old, ff.new, _display(ff.path)) for ff in changed))
+        patch = _patch(changed, failures)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(patch)
+        sys.stdout.buffer.flush()
         return (1 if changed else 0), set()
     return 0, _write(changed, failures)
 
