@@ -128,3 +128,18 @@ def test_diff_applies_to_bom_latin1_and_symlinked_files_from_outside_the_repo(tm
     assert (repo / "src" / "Link.java").is_symlink()
     counted = _scan(repo, "--format", "json", ".")
     assert json.loads(counted.stdout)["summary"]["selectors"] == 2  # the symlinked file is scanned once
+
+
+# ----- 4: URL-encoded selectors in code ----------------------------------------------------------
+
+def test_a_url_encoded_selector_in_code_is_e017_not_a_format_string(tmp_path: Path) -> None:
+    (tmp_path / "U.java").write_text('import javax.jms.*;\nclass U { void f(Session s, Queue q) throws Exception {\n'
+                                     '  s.createConsumer(q, "color%20%3D%20%27blue%27");\n'
+                                     "  s.createConsumer(q, \"JMSCorrelationID %3D '${correlationID}'\"); } }\n")
+    done = _scan(tmp_path, "--format", "concise", ".")
+    lines = done.stdout.splitlines()
+    assert done.returncode == 1 and len(lines) == 2, done.stdout
+    assert lines[0].startswith("U.java:3:29: E017 the selector is still URL-encoded: decoded it reads color = 'blue'")
+    assert lines[1].startswith("U.java:4:") and "E017" in lines[1] and "placeholder ${correlationID}" in lines[1]
+    fixed = _scan(tmp_path, "--diff", ".")
+    assert "+  s.createConsumer(q, \"color = 'blue'\");" in fixed.stdout

@@ -21,6 +21,7 @@ from jmsctl.scan.found import Found, Hole, Mapped, Piece
 from jmsctl.selector import Analysis, analyze
 from jmsctl.selector.hints import PRINTF
 
+_URL_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 _MESSAGE_FORMAT = re.compile(r"\{[0-9]+(?:,[^{}\n]*)?\}")
 _SPRING = re.compile(r"\$\{[^{}\n]*\}|#\{[^{}\n]*\}|\{\{[^{}\n]*\}\}")  # Spring/Maven, SpEL, Camel
 IN_QUOTES = "\ue000"  # a private-use character: no rule reads a string's content but LIKE's escapes
@@ -85,6 +86,8 @@ def _placeholder_matches(text: str, quoted: bool, found: Found) -> list[re.Match
     taken = [(m.start(), m.end()) for m in matches]
     for pattern, everywhere in ((_MESSAGE_FORMAT, found.message_format), (PRINTF, found.printf)):
         for m in pattern.finditer(text):
+            if pattern is PRINTF and not everywhere and _URL_ESCAPE.match(text, m.start()):
+                continue  # not given to String.format: '%27b' is URL encoding (E017 says so), not a '%b' specifier
             if (everywhere or not quote_state[m.start()]) and not any(a < m.end() and m.start() < b for a, b in taken):
                 matches.append(m)
                 taken.append((m.start(), m.end()))

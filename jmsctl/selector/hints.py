@@ -54,7 +54,9 @@ def _url_encoded(text: str, bare: str) -> Diagnostic | None:
     if decoded == text or (encoded is None and not _parses(decoded)):
         return None
     at = encoded.start() if encoded is not None else bare.index("+")
-    return error("E017", f"the selector is still URL-encoded: decoded it reads {clip(decoded)}", Span(at, at + (3 if encoded else 1)),
+    held = TEMPLATE.search(decoded) or PRINTF.search(outside_quotes(decoded))
+    also = f"; it also holds the placeholder {clip(held.group())}, compared as text unless something fills it in first (W015)" if held else ""
+    return error("E017", f"the selector is still URL-encoded: decoded it reads {clip(decoded)}{also}", Span(at, at + (3 if encoded else 1)),
                  hint="decode it where it is copied from an endpoint URI (%27 is ', %3D is =, + is a space)")
 
 
