@@ -73,7 +73,12 @@ def summary(name: str, times: list[float], outcomes: Counter[str], **extra: Any)
 
 
 def kind(answer: solver.Answer) -> str:
-    return "proof" if isinstance(answer, solver.Proof) else "witness" if isinstance(answer, solver.Witness) else "unknown"
+    if isinstance(answer, solver.Unknown):
+        return "unknown (wall-clock guard)" if answer.timed_out else "unknown"
+    return "proof" if isinstance(answer, solver.Proof) else "witness"
+
+
+RLIMIT = solver.DEFAULT_RLIMIT  # the solver's budget per question (z3 resource units); --rlimit sets it
 
 
 def run_questions(texts: list[str], timeout: float) -> list[dict[str, Any]]:
@@ -81,7 +86,7 @@ def run_questions(texts: list[str], timeout: float) -> list[dict[str, Any]]:
     for name, ask in (("never (W040)", solver.never), ("always (W041)", solver.always)):
         times, outcomes = [], Counter[str]()
         for t in texts:
-            dt, answer = timed(lambda t=t, ask=ask: ask(t, "jakarta", timeout))
+            dt, answer = timed(lambda t=t, ask=ask: ask(t, "jakarta", timeout, rlimit=RLIMIT))
             times.append(dt)
             outcomes[kind(answer)] += 1
         out.append(summary(name, times, outcomes))
@@ -116,7 +121,7 @@ def run_pairs(texts: list[str], count: int, timeout: float, max_seconds: float =
             if max_seconds and time.perf_counter() - wall0 > max_seconds:
                 stopped = f"--max-seconds {max_seconds:g} reached"
                 break
-            dt, answer = timed(lambda a=a, b=b: solver.overlap(a, b, "jakarta", timeout))
+            dt, answer = timed(lambda a=a, b=b: solver.overlap(a, b, "jakarta", timeout, rlimit=RLIMIT))
             times.append(dt)
             outcomes[kind(answer)] += 1
             if out is not None:
@@ -222,7 +227,10 @@ def run_compare(texts: list[str], count: int, timeout: float) -> list[dict[str, 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--timeout", type=float, default=5.0, help="seconds per question (default 5)")
+    ap.add_argument("--timeout", type=float, default=solver.DEFAULT_TIMEOUT,
+                    help=f"the wall-clock guard per question, seconds (default {solver.DEFAULT_TIMEOUT:g})")
+    ap.add_argument("--rlimit", type=int, default=solver.DEFAULT_RLIMIT,
+                    help=f"the solver's budget per question, z3 resource units (default {solver.DEFAULT_RLIMIT:,})")
     ap.add_argument("--pairs", type=int, default=200, help="selectors in the pairwise overlap (default 200; 0 skips)")
     ap.add_argument("--compare", type=int, default=0, help="also z3 against cvc5 on the first N selectors' W040 formulas")
     ap.add_argument("--limit", type=int, default=0, help="only the first N selectors (default all)")
@@ -233,6 +241,8 @@ def main() -> None:
     ap.add_argument("--answers", metavar="FILE", help="write each pair's answer and time to FILE (NDJSON)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    global RLIMIT
+    RLIMIT = args.rlimit
     texts = corpus()
     if args.limit:
         texts = texts[: args.limit]
@@ -242,11 +252,11 @@ def main() -> None:
         rows.append(run_pairs(texts, args.pairs, args.timeout, args.max_seconds, args.progress, args.answers))
     if args.compare:
         rows += run_compare(texts, args.compare, args.timeout)
-    doc = {"selectors": len(texts), "timeout_s": args.timeout, "load_before": load_before, "load_after": os.getloadavg(), "rows": rows}
+    doc = {"selectors": len(texts), "timeout_s": args.timeout, "rlimit": args.rlimit, "load_before": load_before, "load_after": os.getloadavg(), "rows": rows}
     if args.json:
         print(json.dumps(doc, indent=2))
         return
-    print(f"{len(texts)} selectors, timeout {args.timeout:g} s per question; load average {load_before[0]:.2f} before, "
+    print(f"{len(texts)} selectors, budget {args.rlimit:,} resource units, guard {args.timeout:g} s per question; load average {load_before[0]:.2f} before, "
           f"{doc['load_after'][0]:.2f} after")
     print(f"{'question':52} {'count':>7} {'median':>9} {'p99':>9} {'max':>9} {'total':>8}  answers")
     for r in rows:

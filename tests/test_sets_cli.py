@@ -75,12 +75,18 @@ def test_diff_input_errors_are_one_line_exit_2(tmp_path: Path) -> None:
 
 
 def test_unknown_is_exit_3_never_a_proof() -> None:
-    # a double product at a hundredth of a second: the solver gives up, jmsctl says so
+    # a double product on a budget of 1,000 units: the solver gives up, jmsctl says so (the same at any load)
+    r = run("overlap", "a * b > 1.5 AND a * b < 1.5000001", "a * a * b = 2.25", "--rlimit", "1000", "--format", "json")
+    (doc,) = answers(r.output)
+    assert (r.exit_code, doc["result"]) in ((3, "unknown"), (1, "overlap"))
+    if doc["result"] == "unknown":
+        assert "gave up" in doc["reason"] and "1,000 resource units" in doc["reason"] and "timed_out" not in doc
+    # the wall-clock guard at a hundredth of a second: an unknown that says the clock ended it
     r = run("overlap", "a * b > 1.5 AND a * b < 1.5000001", "a * a * b = 2.25", "--timeout", "0.01", "--format", "json")
     (doc,) = answers(r.output)
     assert (r.exit_code, doc["result"]) in ((3, "unknown"), (1, "overlap"))
     if doc["result"] == "unknown":
-        assert "gave up" in doc["reason"]
+        assert "wall-clock guard (--timeout 0.01 s) fired" in doc["reason"] and doc["timed_out"] is True
     r = run("diff", "a / 2 = 1", "a = 2", "--dialect", "activemq", "--format", "json")
     (doc,) = answers(r.output)
     assert doc["result"] in ("different", "unknown")  # no proof for a dialect the solver does not encode

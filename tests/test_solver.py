@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from jmsctl import selector as sel
 from jmsctl.analysis import smt, solver
 from jmsctl.analysis import witness as w
+from jmsctl.analysis.budget import Budget
 from jmsctl.selector import nodes as n
 from jmsctl.selector.unparser import unparse
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING, tri_name
@@ -376,7 +377,7 @@ def test_overlap_merges_what_each_selects_alone_without_the_solver(monkeypatch):
     def no_solver(*args):
         raise AssertionError("the solver was asked")
 
-    monkeypatch.setattr(solver, "_solve", no_solver)
+    monkeypatch.setattr(solver, "solve", no_solver)
     texts = ["(d + .5) > f", "s LIKE 'ab%' AND JMSPriority > 6"]
     answer = solver.overlap(*texts, timeout=TIMEOUT)
     assert answer.result == "overlap" and confirm(answer, texts) is not None
@@ -442,7 +443,7 @@ def test_overlap_matrix_agrees_with_the_solver_on_each_pair():
     for i, a in enumerate(texts):
         for b in texts[i + 1:]:
             fast = solver.overlap(a, b, timeout=QUESTION_TIMEOUT)
-            plain = solver._ask([a, b], "jakarta", 0.5, smt.ANY, lambda ts: smt.z3.And(ts[0][0], ts[1][0]),
+            plain = solver._ask([a, b], "jakarta", Budget(), smt.ANY, lambda ts: smt.z3.And(ts[0][0], ts[1][0]),
                                 solver._both_true, "disjoint", "overlap")
             kinds.add(type(fast).__name__)
             if isinstance(fast, solver.Witness):
@@ -457,9 +458,8 @@ def test_overlap_matrix_agrees_with_the_solver_on_each_pair():
 def test_never_by_parts_is_checked_on_messages():
     """The proof of "never" from the parts without arithmetic (asked where the solver gives up on
     the whole): each claim on generated selectors, both encoded readings, tested on the pool."""
-    import time
-
-    assert solver.never("-0.1 / JMSPriority = 017 AND JMSDeliveryMode LIKE '%c'", timeout=0.05) == solver.Proof("never")
+    text = "-0.1 / JMSPriority = 017 AND JMSDeliveryMode LIKE '%c'"
+    assert solver.never(text, rlimit=10_000) == solver.Proof("never")  # the whole is given up on
     rng = random.Random(40)
     proved = 0
     for i in range(150):
@@ -468,7 +468,7 @@ def test_never_by_parts_is_checked_on_messages():
         analysis = sel.analyze(text, dialect)
         if not analysis.valid or not isinstance(analysis.ast, (n.And, n.Or)):
             continue
-        if solver._never_by_parts(analysis.ast, dialect, time.monotonic() + QUESTION_TIMEOUT, smt.ANY):
+        if solver._never_by_parts(analysis.ast, dialect, Budget(timeout=QUESTION_TIMEOUT), smt.ANY):
             proved += 1
             _proof_holds("never", [text], rng, dialect)
     print("proved never by parts:", proved)

@@ -9,4 +9,10 @@ from __future__ import annotations
 
 ENCODED = ("jakarta", "ibm")
 
-__all__ = ["ENCODED"]
+# The solver's budget per question in z3's resource units (``rlimit``, analysis/budget.py), not in
+# seconds: the same question gets the same answer at any load. diff, overlap and coverage:
+DEFAULT_RLIMIT = 1_000_000
+CHECK_RLIMIT = 1_000_000  # W040 / W041 in check and scan (each question, after the probes)
+GUARD_SECONDS = 5.0  # check's and scan's wall-clock guard per question (--solver-timeout)
+
+__all__ = ["CHECK_RLIMIT", "DEFAULT_RLIMIT", "ENCODED", "GUARD_SECONDS"]

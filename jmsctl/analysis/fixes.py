@@ -215,7 +215,7 @@ def shape(node: n.Node) -> list[object]:
     return out
 
 
-PROOF_TIMEOUT = 2.0  # seconds the solver may take per rewrite
+PROOF_TIMEOUT = 30.0  # a wall-clock guard per rewrite; the budget is the solver's resource units (the same proofs at any load)
 
 
 def prove(a: str, b: str, dialect: str = "jakarta") -> tuple[bool, str]:

@@ -256,7 +256,7 @@ def _residual(text: str, repaired: str, d: str, ast: n.Node, ing: Ingredients, r
     return out
 
 
-SOLVER_TIMEOUT = 1.0  # seconds per dialect, after the bounded search found nothing
+SOLVER_TIMEOUT = 30.0  # a wall-clock guard per dialect after the bounded search found nothing; the budget is in resource units
 
 
 def _solved(text: str, d: str, differs: Callable[[Candidate], bool], ing: Ingredients) -> Candidate | None:

@@ -9,21 +9,22 @@ and a witness message for every other answer.
 Every answer is a ``Proof`` (the solver showed that no message of the domain is a counterexample),
 a ``Witness`` (a message in docs/FORMAT.md's JSON form and each selector's verdict on it, computed
 by jmsctl's engine for the dialect after a round trip through the dump format) or an ``Unknown``
-(the solver gave up within the timeout, or the dialect's semantics are not encoded). A witness
+(the solver spent its budget, or the dialect's semantics are not encoded). A witness
 whose engine verdicts differ from the solver's model raises ``WitnessRejected``: that is a bug in
 the encoding, never an answer.
 
 The ``jakarta`` and ``ibm`` readings are encoded exactly (smt.py). The broker dialects
 (``activemq``, ``artemis``) are not: for them a witness is looked for by the portability lint's
 bounded search and evaluated by the broker evaluator; without one the answer is ``Unknown``.
+
+The solver's budget is ``rlimit``, z3's resource units (budget.py): the same question gets the same
+answer at any load. ``timeout`` (seconds) is only an outer guard; an ``Unknown`` it caused says so.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 import random
-import time
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -35,6 +36,7 @@ import z3
 
 from jmsctl import selector as sel
 from jmsctl.analysis import smt
+from jmsctl.analysis.budget import DEFAULT_RLIMIT, Budget, solve, subproblems
 from jmsctl.analysis.encoded import ENCODED
 from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.messages.decode import AmbiguousNumber, decode_message
@@ -45,7 +47,7 @@ from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
 from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, INT, LONG, TypedValue, tri_name
 
-DEFAULT_TIMEOUT = 5.0  # seconds per question
+DEFAULT_TIMEOUT = 60.0  # seconds per question: only the outer wall-clock guard (the budget is DEFAULT_RLIMIT)
 # Terms (AST nodes) the encoder takes: real selectors have tens; building the z3 terms of a generated
 # 100,000-term selector took minutes before the solver's own timeout could start counting.
 MAX_NODES = 2_000
@@ -76,9 +78,11 @@ class Witness:
 
 @dataclass(frozen=True)
 class Unknown:
-    """No answer: the solver's reason (a timeout, an unsupported construct, a dialect not encoded)."""
+    """No answer: the solver's reason (its budget spent, an unsupported construct, a dialect not
+    encoded); ``timed_out``: the wall-clock guard ended it, so it may differ on a quieter machine."""
 
     reason: str
+    timed_out: bool = False
 
     @property
     def result(self) -> str:
@@ -96,49 +100,52 @@ class WitnessRejected(AssertionError):
 
 
 def never(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY, *,
-          probes: int | None = None) -> Answer:
+          probes: int | None = None, rlimit: int = DEFAULT_RLIMIT) -> Answer:
     """Proof("never"): no message makes the selector TRUE (W040); else a Witness("selects") it selects.
     ``probes``: messages tried before the solver (default PROBES; 0 when the caller tried its own).
     Where the solver gives up on the whole, it is asked about the parts without arithmetic (within
-    one more ``timeout``): an AND with a part that is never TRUE, or an OR whose every part is
+    one more budget): an AND with a part that is never TRUE, or an OR whose every part is
     never TRUE, is never TRUE (`-0.1 / JMSPriority = 017 AND JMSDeliveryMode LIKE '%c'`)."""
-    answer = _ask([text], dialect, timeout, domain, lambda ts: ts[0][0], lambda v: v[0] == "TRUE", "never", "selects", probes)
-    if isinstance(answer, Unknown) and dialect in ENCODED:
+    answer = _ask([text], dialect, Budget(rlimit, timeout), domain, lambda ts: ts[0][0], lambda v: v[0] == "TRUE", "never",
+                  "selects", probes)
+    if isinstance(answer, Unknown) and not answer.timed_out and dialect in ENCODED:
         ast = _prepared(text, dialect).ast
-        if isinstance(ast, (n.And, n.Or)) and _never_by_parts(ast, dialect, time.monotonic() + timeout, domain):
+        budget = Budget(rlimit, timeout)
+        if isinstance(ast, (n.And, n.Or)) and _never_by_parts(ast, dialect, budget, domain):
             return Proof("never")
+        if budget.fired:
+            return Unknown(budget.guard_reason(), timed_out=True)
     return answer
 
 
-def _never_by_parts(node: n.Node, dialect: str, deadline: float, domain: smt.Domain) -> bool:
+def _never_by_parts(node: n.Node, dialect: str, budget: Budget, domain: smt.Domain) -> bool:
     """Proved: ``node`` is never TRUE, from its AND/OR structure and the solver on its parts without
     arithmetic. Exact in both encoded readings: TRUE of an AND needs each part TRUE, of an OR one
     part TRUE, and IBM's whole-selector FALSE only removes TRUEs."""
     if isinstance(node, n.And):
-        return any(_never_by_parts(c, dialect, deadline, domain) for c in n.chain(node))
+        return any(_never_by_parts(c, dialect, budget, domain) for c in n.chain(node))
     if isinstance(node, n.Or):
-        return all(_never_by_parts(c, dialect, deadline, domain) for c in n.chain(node))
+        return all(_never_by_parts(c, dialect, budget, domain) for c in n.chain(node))
     if isinstance(node, n.Literal):
         return node.value == (BOOLEAN, False)
-    left = deadline - time.monotonic()
-    if left <= 0 or smt.hot_names([node]):  # arithmetic: the parts are as hard as the whole
+    if budget.spent or budget.wall_left() <= 0 or smt.hot_names([node]):  # arithmetic: the parts are as hard as the whole
         return False
     message = smt.Message(domain)
     try:
         t, _ = smt.Encoder(message, ibm=dialects.get(dialect).ibm_whole_false).selector(node)
     except smt.Unsupported:
         return False
-    return _solve(z3.And(*message.constraints, t), message, [], left) == "unsat"
+    return solve(z3.And(*message.constraints, t), message, [], budget) == "unsat"
 
 
 def always(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY, *,
-           probes: int | None = None) -> Answer:
+           probes: int | None = None, rlimit: int = DEFAULT_RLIMIT) -> Answer:
     """Proof("always"): every message is selected, as with no selector (W041); else a Witness("misses")."""
-    return _ask([text], dialect, timeout, domain, lambda ts: z3.Not(ts[0][0]), lambda v: v[0] != "TRUE", "always", "misses", probes)
+    return _ask([text], dialect, Budget(rlimit, timeout), domain, lambda ts: z3.Not(ts[0][0]), lambda v: v[0] != "TRUE", "always", "misses", probes)
 
 
 def equivalent(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, *,
-               three_valued: bool = False, domain: smt.Domain = smt.ANY) -> Answer:
+               three_valued: bool = False, domain: smt.Domain = smt.ANY, rlimit: int = DEFAULT_RLIMIT) -> Answer:
     """Proof("equivalent"): both select the same messages; else Witness("different") selected by one only.
 
     ``three_valued``: equivalent only when the verdicts are the same on every message, UNKNOWN
@@ -147,22 +154,24 @@ def equivalent(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAUL
         def differ(ts: list[smt.Tri]) -> z3.BoolRef:
             (ta, fa), (tb, fb) = ts
             return z3.Or(ta != tb, fa != fb)
-        return _ask([a, b], dialect, timeout, domain, differ, lambda v: v[0] != v[1], "equivalent", "different")
-    return _ask([a, b], dialect, timeout, domain, lambda ts: ts[0][0] != ts[1][0],
+        return _ask([a, b], dialect, Budget(rlimit, timeout), domain, differ, lambda v: v[0] != v[1], "equivalent", "different")
+    return _ask([a, b], dialect, Budget(rlimit, timeout), domain, lambda ts: ts[0][0] != ts[1][0],
                 lambda v: (v[0] == "TRUE") != (v[1] == "TRUE"), "equivalent", "different")
 
 
-def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY) -> Answer:
+def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY, *,
+            rlimit: int = DEFAULT_RLIMIT) -> Answer:
     """Proof("disjoint"): no message is selected by both; else Witness("overlap") selected by both.
 
     Cheapest first, every answer as exact as the solver's (the selectors' facts are cached, so asking
     every pair of many selectors pays for each selector once): a message each selects on its own
     (probes, or the solver's witness for ``never``), merged, and judged by the engine; over disjoint
     names the two are independent, so the answer is the two ``never`` answers (each within
-    ``timeout``): both select a message (merged) or one selects none (proved); else the probes of the
+    its own budget): both select a message (merged) or one selects none (proved); else the probes of the
     pair, a proof that one selects nothing, and last the solver on the pair."""
     def ask(probes: int | None = None) -> Answer:
-        return _ask([a, b], dialect, timeout, domain, lambda ts: z3.And(ts[0][0], ts[1][0]), _both_true, "disjoint", "overlap", probes)
+        return _ask([a, b], dialect, Budget(rlimit, timeout), domain, lambda ts: z3.And(ts[0][0], ts[1][0]), _both_true, "disjoint",
+                    "overlap", probes)
 
     if dialect not in ENCODED or domain is not smt.ANY:
         return ask()
@@ -176,13 +185,13 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
         open_ = [p for p in (pa, pb) if not p.selects]  # a message it selects is known: not "never"
         given_up = []
         for p in sorted(open_, key=lambda p: (p.never is None, p.size)):  # an answer known, or the smaller, first
-            answer = _never(p, timeout)
+            answer = _never(p, timeout, rlimit)
             if isinstance(answer, Proof):
                 return Proof("disjoint")
             if isinstance(answer, Unknown):
-                given_up.append(f"{p.text!r} alone: {answer.reason}")
+                given_up.append((p, answer))
         if given_up:
-            return Unknown(given_up[0])
+            return Unknown(f"{given_up[0][0].text!r} alone: {given_up[0][1].reason}", given_up[0][1].timed_out)
         found = _merged(pa, pb)
         if found is not None:
             return found
@@ -191,7 +200,7 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
     if found is not None:
         return found
     for p in sorted((p for p in (pa, pb) if not p.selects), key=lambda p: (p.never is None, p.size)):
-        answer = _never(p, timeout)
+        answer = _never(p, timeout, rlimit)
         if isinstance(answer, Proof):
             return Proof("disjoint")
         if isinstance(answer, Witness):
@@ -206,7 +215,7 @@ def _both_true(v: Sequence[str]) -> bool:
 
 
 def coverage(texts: Sequence[str], given: str | None = None, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT,
-             domain: smt.Domain = smt.ANY) -> Answer:
+             domain: smt.Domain = smt.ANY, *, rlimit: int = DEFAULT_RLIMIT) -> Answer:
     """Proof("covered"): every message of the domain (TRUE under ``given``, when given) is selected by
     at least one selector; else Witness("gap") selected by none (``given`` last among its verdicts)."""
     texts = list(texts)
@@ -222,7 +231,7 @@ def coverage(texts: Sequence[str], given: str | None = None, dialect: str = "jak
     def confirmed(v: Sequence[str]) -> bool:
         return all(x != "TRUE" for x in v[:count]) and (given is None or v[count] == "TRUE")
 
-    return _ask(all_texts, dialect, timeout, domain, gap, confirmed, "covered", "gap")
+    return _ask(all_texts, dialect, Budget(rlimit, timeout), domain, gap, confirmed, "covered", "gap")
 
 
 # ----- machinery -------------------------------------------------------------------------------
@@ -235,7 +244,7 @@ def _analyzed(text: str, dialect: str) -> n.Node | None:
     return analysis.ast
 
 
-def _ask(texts: Sequence[str], dialect: str | Sequence[str], timeout: float, domain: smt.Domain,
+def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, domain: smt.Domain,
          counterexample: Callable[[list[smt.Tri]], z3.BoolRef], confirmed: Callable[[Sequence[str]], bool],
          claim: str, found: str, probes: int | None = None) -> Answer:
     """Look for a message of the domain satisfying ``counterexample``: none is the Proof of ``claim``.
@@ -243,8 +252,8 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], timeout: float, dom
     each = [dialect] * len(texts) if isinstance(dialect, str) else list(dialect)
     prepared = [_prepared(t, d) for t, d in zip(texts, each, strict=True)]
     encoded = all(d in ENCODED for d in each)
-    budget = SEARCH if not encoded else PROBES if probes is None else probes
-    probed = _probe(prepared, confirmed, found, domain, budget) if budget else None
+    count = SEARCH if not encoded else PROBES if probes is None else probes
+    probed = _probe(prepared, confirmed, found, domain, count) if count else None
     if probed is not None:
         return probed
     if not encoded:
@@ -259,9 +268,9 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], timeout: float, dom
     except smt.Unsupported as exc:
         return Unknown(str(exc))
     formula = z3.And(*ctx_message.constraints, counterexample(tris))
-    outcome = _solve(formula, ctx_message, smt.hot_names([p.ast for p in prepared]), timeout)
+    outcome = solve(formula, ctx_message, smt.hot_names([p.ast for p in prepared]), budget)
     if isinstance(outcome, str):
-        return Proof(claim) if outcome == "unsat" else Unknown(outcome)
+        return Proof(claim) if outcome == "unsat" else Unknown(outcome, budget.fired)
     model = outcome
     values = ctx_message.read(model)
     expected = tuple(_verdict(model, t) for t in tris)
@@ -280,7 +289,7 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], timeout: float, dom
 class _Prepared:
     """A selector in a dialect as the questions need it, built once: its AST, its engine, its names,
     its encoding (the same z3 terms in every question: smt.Message shares slots by name), and what
-    is known of it alone (a few messages it selects; ``never``'s answer and the timeout it had)."""
+    is known of it alone (a few messages it selects; ``never``'s answer and the budget it had)."""
 
     text: str
     dialect: str
@@ -292,7 +301,7 @@ class _Prepared:
     unsupported: str | None = None
     probed: bool = False
     selects: list[Message] = field(default_factory=list)  # messages it selects, as read back from the format
-    never: tuple[float, Answer] | None = None
+    never: tuple[int, Answer] | None = None
 
 
 _PREPARED: OrderedDict[tuple[str, str], _Prepared] = OrderedDict()
@@ -330,24 +339,23 @@ def _encoded(p: _Prepared, message: smt.Message) -> smt.Tri:
 
 MERGED = 4  # messages kept per selector to merge with another selector's
 ALONE = 1_024  # probe messages per selector alone, once (~15-60 ms at most; `(d + .5) > f` needs 66, z3 2 s)
-DEEP = 16_384  # the same, once, for a selector the solver gave up on alone (within the timeout too)
+DEEP = 16_384  # the same, once, for a selector the solver gave up on alone (a count, not seconds: the same every run)
 
 
-def _probe_alone(p: _Prepared, budget: int | None = None, seconds: float = math.inf) -> None:
+def _probe_alone(p: _Prepared, budget: int | None = None, guard: Budget | None = None) -> None:
     """Look among the probe messages for a few the selector selects (engine-judged, read back);
-    once with ALONE messages, or again with a larger ``budget`` for at most ``seconds``."""
+    once with ALONE messages, or again with a larger ``budget`` (within ``guard``'s wall clock)."""
     if budget is None:
         if p.probed:
             return
         p.probed, budget = True, ALONE
     from jmsctl.analysis import witness as w
 
-    deadline = time.monotonic() + seconds
     messages: Iterator[Message] = (c.message() for c in w.messages(p.text, w.ingredients([p.ast]), budget))
-    if seconds != math.inf:  # the deeper search: half of it random messages with wider numbers
+    if guard is not None:  # the deeper search: half of it random messages with wider numbers
         messages = itertools.chain(itertools.islice(messages, budget // 2), _wide_messages(p, budget // 2))
     for i, candidate in enumerate(messages):
-        if len(p.selects) >= MERGED or (i % 256 == 255 and time.monotonic() > deadline):
+        if len(p.selects) >= MERGED or (guard is not None and i % 256 == 255 and guard.wall_left() <= 0):
             return
         if _verdicts([p.compiled], candidate)[0] == "TRUE":
             message = read_witness(_doc(candidate))
@@ -376,19 +384,24 @@ def _wide_messages(p: _Prepared, count: int) -> Iterator[Message]:
                       {k: v for k, v in chosen.items() if k not in w.HEADERS and v is not w.ABSENT})
 
 
-def _never(p: _Prepared, timeout: float) -> Answer:
-    """``never`` for the selector, asked once (again only with a longer timeout after an Unknown);
-    where the solver gives up, a deeper probe search may still find a message it selects."""
-    if p.never is not None and (p.never[0] >= timeout or not isinstance(p.never[1], Unknown)):
+def _never(p: _Prepared, timeout: float, rlimit: int) -> Answer:
+    """``never`` for the selector, asked once (again only with a larger budget after an Unknown, or
+    after the wall-clock guard ended it); where the solver gives up, a deeper probe search may still
+    find a message it selects."""
+    if p.never is not None and (p.never[0] >= rlimit or not isinstance(p.never[1], Unknown)):
         return p.never[1]
-    answer = never(p.text, p.dialect, timeout, probes=0 if p.probed else None)
+    answer = never(p.text, p.dialect, timeout, probes=0 if p.probed else None, rlimit=rlimit)
     if isinstance(answer, Witness):
         p.selects.insert(0, read_witness(answer.message))
     elif isinstance(answer, Unknown) and not p.selects:
-        _probe_alone(p, DEEP, timeout)
+        guard = Budget(rlimit, timeout)
+        _probe_alone(p, DEEP, guard)
         if p.selects:
             answer = Witness("selects", _doc(p.selects[0]), ("TRUE",), (p.text,))
-    p.never = (timeout, answer)
+        elif guard.fired:
+            answer = Unknown(guard.guard_reason(), timed_out=True)
+    if not (isinstance(answer, Unknown) and answer.timed_out):
+        p.never = (rlimit, answer)
     return answer
 
 
@@ -416,64 +429,12 @@ def _doc(message: Message) -> dict[str, Any]:
     return doc
 
 
-def readings_differ(text: str, a: str, b: str, timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY) -> Answer:
+def readings_differ(text: str, a: str, b: str, timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY, *,
+                    rlimit: int = DEFAULT_RLIMIT) -> Answer:
     """Proof("equivalent"): dialects ``a`` and ``b`` select the same messages with ``text``; else a
     Witness("different") with the two verdicts (what ``check --portability`` asks of each dialect)."""
-    return _ask([text, text], [a, b], timeout, domain, lambda ts: ts[0][0] != ts[1][0],
+    return _ask([text, text], [a, b], Budget(rlimit, timeout), domain, lambda ts: ts[0][0] != ts[1][0],
                 lambda v: (v[0] == "TRUE") != (v[1] == "TRUE"), "equivalent", "different")
-
-
-MAX_SPLIT = 64  # subproblems at most; more hot names than that are solved as one formula
-
-
-def subproblems(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str]) -> Iterator[z3.BoolRef]:
-    """The formula split by the numeric group of each hot name (smt.hot_names), cheapest combination
-    first: each part holds one kind of arithmetic per name, and the formula is unsat when every
-    part is. At most MAX_SPLIT parts: the costliest names are split, the others left to the solver."""
-    slots = [message.slots[h] for h in hot if h in message.slots]
-    combos: list[tuple[int, ...]] = [()]
-    for i, s in enumerate(slots):
-        more = [(*c, g) for c in combos for g in s.groups()]
-        if len(more) > MAX_SPLIT:
-            slots = slots[:i]
-            break
-        combos = more
-    combos.sort(key=lambda c: (max(c, default=0), sum(c)))
-    for combo in combos:
-        fixed = [(s.group, z3.IntVal(g)) for s, g in zip(slots, combo, strict=True)]
-        part = z3.simplify(z3.substitute(formula, *fixed)) if fixed else formula
-        yield z3.And(part, *(s.group == g for s, g in zip(slots, combo, strict=True)))
-
-
-def _solve(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str], timeout: float) -> z3.ModelRef | str:
-    """A model of ``formula``, or "unsat", or the reason the solver gave up (within ``timeout`` in all)."""
-    deadline = time.monotonic() + timeout
-    reasons: list[str] = []
-    for part in subproblems(formula, message, hot):
-        left = deadline - time.monotonic()
-        if left <= 0:
-            reasons.append("timeout")
-            break
-        solver = z3.Solver()
-        solver.set("timeout", max(1, int(left * 1000)))
-        solver.add(part)
-        outcome = solver.check()
-        if outcome == z3.sat:
-            model = solver.model()
-            solver.add(*_plain(message))  # a witness a person reads easily, if one exists: ints as int
-            solver.set("timeout", max(1, min(500, int((deadline - time.monotonic()) * 1000))))
-            return solver.model() if solver.check() == z3.sat else model
-        if outcome != z3.unsat:
-            reasons.append(solver.reason_unknown())
-    if not reasons:
-        return "unsat"
-    return f"the solver gave up ({', '.join(dict.fromkeys(reasons))}; timeout {timeout:g} s)"
-
-
-def _plain(message: smt.Message) -> list[z3.BoolRef]:
-    """Preferences for a witness: a byte/short/int-group value is an int, where int is allowed."""
-    g, sub = smt.GROUPS[INT]
-    return [z3.Implies(s.group == g, s.sub == sub) for s in message.slots.values() if INT in s.types]
 
 
 def _verdict(model: z3.ModelRef, tri: smt.Tri) -> str:
@@ -564,8 +525,10 @@ def as_json(answer: Answer) -> dict[str, Any]:
     out: dict[str, Any] = {"result": answer.result, "witness": None, "verdicts": None}
     if isinstance(answer, Unknown):
         out["reason"] = answer.reason
+        if answer.timed_out:
+            out["timed_out"] = True
     return out
 
 
-__all__ = ["Answer", "Proof", "Unknown", "Witness", "WitnessRejected", "always", "as_json", "coverage",
-           "equivalent", "never", "overlap", "read_witness", "readings_differ"]
+__all__ = ["DEFAULT_RLIMIT", "Answer", "Proof", "Unknown", "Witness", "WitnessRejected", "always", "as_json", "coverage",
+           "equivalent", "never", "overlap", "read_witness", "readings_differ", "subproblems"]

@@ -3,9 +3,10 @@ message (the same as no selector), proved by the solver, never guessed.
 
 A few messages from the selector's own literals (the portability search's, ``witness.messages``)
 settle most selectors without the solver: one the selector makes TRUE disproves W040, one it does
-not disproves W041. Only what they leave open goes to the solver, with a timeout per question;
-a timeout says nothing (no warning), nor does a selector of more than MAX_NODES nodes. The solver
-(and z3) is imported only then.
+not disproves W041. Only what they leave open goes to the solver, with a budget per question in
+its resource units (CHECK_RLIMIT: the same warnings at any load) and a wall-clock guard; a question
+the solver gives up on says nothing (no warning), nor does a selector of more than MAX_NODES
+nodes. The solver (and z3) is imported only then.
 """
 
 from __future__ import annotations
@@ -14,17 +15,17 @@ from collections.abc import Callable, Iterator
 
 from jmsctl import selector as sel
 from jmsctl.analysis import witness as w
-from jmsctl.analysis.encoded import ENCODED
+from jmsctl.analysis.encoded import CHECK_RLIMIT, ENCODED, GUARD_SECONDS
 from jmsctl.diagnostics import Diagnostic, Span, warning
 from jmsctl.selector import nodes as n
 
-DEFAULT_TIMEOUT = 1.0  # seconds per question in check and scan
+DEFAULT_TIMEOUT = GUARD_SECONDS  # the wall-clock guard per question in check and scan
 PROBES = 48  # messages tried before the solver
 MAX_NODES = 2_000  # a larger selector is not given to the solver: building its formula alone would outlast the timeout
 MAX_LENGTH = 20_000  # characters: longer selectors are not even parsed again for it
 
 
-def diagnostics(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT) -> list[Diagnostic]:
+def diagnostics(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, rlimit: int = CHECK_RLIMIT) -> list[Diagnostic]:
     """W040 / W041 for a valid selector (nothing for an invalid or empty one, or a dialect not encoded)."""
     if dialect not in ENCODED or timeout <= 0 or len(text) > MAX_LENGTH:
         return []
@@ -48,9 +49,9 @@ def diagnostics(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TI
     from jmsctl.analysis import solver
 
     out: list[Diagnostic] = []
-    if not selects and isinstance(solver.never(text, dialect, timeout, probes=0), solver.Proof):
+    if not selects and isinstance(solver.never(text, dialect, timeout, probes=0, rlimit=rlimit), solver.Proof):
         out.append(_never(span))
-    if not misses and isinstance(solver.always(text, dialect, timeout, probes=0), solver.Proof):
+    if not misses and isinstance(solver.always(text, dialect, timeout, probes=0, rlimit=rlimit), solver.Proof):
         out.append(_always(span))
     return out
 

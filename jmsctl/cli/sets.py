@@ -22,7 +22,10 @@ from jmsctl.cli.errors import fail
 from jmsctl.cli.render import Source
 
 EQUIVALENT, DIFFERENT, UNKNOWN = 0, 1, 3  # exit statuses: proved, a witness, no answer (2 is a usage error)
-TIMEOUT_HELP = "Seconds the solver may spend on each question; past it the answer is 'unknown' (exit 3), never a guess."
+TIMEOUT_HELP = ("A wall-clock guard per question, seconds: past it the answer is 'unknown' (exit 3) and says that the clock, not "
+                "the budget, ended it (on a busy machine it may then differ). Never a guess.")
+RLIMIT_HELP = ("The solver's budget per question in its own resource units (z3's rlimit): the same question gets the same "
+               "answer at any machine load; past it the answer is 'unknown' (exit 3).")
 
 
 def sources(args: Sequence[str], files: Sequence[str]) -> list[Source]:

@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 
 from jmsctl import selector as sel
+from jmsctl.analysis.encoded import GUARD_SECONDS
 from jmsctl.cli.complete import names_for_selector
 from jmsctl.cli.errors import fail
 from jmsctl.cli.options import DIALECT_HELP, Dialect
@@ -69,7 +70,7 @@ def check(
     portability: bool = typer.Option(False, "--portability", help="Also warn (W020-W030, with a witness message) where a broker dialect reads the selector differently from the standard."),
     against: Optional[list[str]] = typer.Option(None, "--against", metavar="DIALECT", help="Dialects --portability compares with (repeatable; default: every broker dialect but ibm)."),  # noqa: UP045, B008
     mistyped: bool = typer.Option(False, "--mistyped", help="With --portability: also try witnesses whose properties have a kind the selector does not expect (an int where LIKE wants a String)."),
-    solver_timeout: float = typer.Option(1.0, "--solver-timeout", min=0, metavar="SECONDS", help="Seconds the solver may spend proving W040 (selects nothing) or W041 (selects everything) for one selector; 0 turns them off."),
+    solver_timeout: float = typer.Option(GUARD_SECONDS, "--solver-timeout", min=0, metavar="SECONDS", help="A wall-clock guard on proving W040 (selects nothing) or W041 (selects everything) for one selector (the solver's budget is in its own resource units, so the warnings do not depend on the load); 0 turns them off."),
     fix: bool = typer.Option(False, "--fix", help="Print each selector fixed (proven fixes only; what each assumes, and the fixes not applied, on stderr)."),
     diff: bool = typer.Option(False, "--diff", help="Print the fixes as a unified diff (of each file, or of each argument) instead of the fixed selectors."),
     like: Optional[list[str]] = typer.Option(None, "--like", metavar="DUMP", help="W016 exactly: an unquoted word is warned when no message of DUMP carries a property of that name (repeatable)."),  # noqa: UP045, B008

@@ -9,6 +9,7 @@ import orjson
 import typer
 
 from jmsctl.analysis import solver
+from jmsctl.analysis.encoded import DEFAULT_RLIMIT
 from jmsctl.analysis.smt import Domain
 from jmsctl.cli import sets
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware
@@ -24,6 +25,7 @@ def coverage(
     like: Optional[str] = typer.Option(None, "--like", metavar="DUMP", help="Only messages shaped like the dump's: its names with the types they have there (absent where some message lacks one), values free. A `jmsctl profile --format json` document works too."),  # noqa: UP045
     dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     timeout: float = typer.Option(solver.DEFAULT_TIMEOUT, "--timeout", min=0.01, help=sets.TIMEOUT_HELP),
+    rlimit: int = typer.Option(DEFAULT_RLIMIT, "--rlimit", min=1, metavar="UNITS", help=sets.RLIMIT_HELP),
     output_format: TextOrJson = typer.Option(TextOrJson.text, "--format", help="text (the witness as show prints it) or json (one object)."),  # noqa: B008
 ) -> None:
     """Prove every message is selected by some selector, or show one.
@@ -41,7 +43,7 @@ def coverage(
     printer = sets.Printer(output_format is TextOrJson.json, dialect.value, pipe_aware(console()))
     texts = [s.text for s in srcs]
     with closed_pipe_exits_quietly():
-        answer = sets.ask(lambda: solver.coverage(texts, given, dialect.value, timeout, domain))
+        answer = sets.ask(lambda: solver.coverage(texts, given, dialect.value, timeout, domain, rlimit=rlimit))
         what = "messages" + (" the --given selector selects" if given is not None else "") + (f" shaped like {like}" if like else "")
         headline = {"covered": f"every one of the {what} is selected", "gap": f"one of the {what} is selected by none",
                     "unknown": "no answer"}[answer.result]

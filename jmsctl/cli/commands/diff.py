@@ -8,6 +8,7 @@ from typing import Optional
 import typer
 
 from jmsctl.analysis import solver
+from jmsctl.analysis.encoded import DEFAULT_RLIMIT
 from jmsctl.cli import sets
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware
 from jmsctl.cli.errors import fail
@@ -20,11 +21,12 @@ def diff(
     file: Optional[list[str]] = typer.Option(None, "--file", "-f", help="Twice: -f OLD -f NEW, selectors paired by line ('#' comments and blank lines skipped)."),  # noqa: UP045, B008
     dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     timeout: float = typer.Option(solver.DEFAULT_TIMEOUT, "--timeout", min=0.01, help=sets.TIMEOUT_HELP),
+    rlimit: int = typer.Option(DEFAULT_RLIMIT, "--rlimit", min=1, metavar="UNITS", help=sets.RLIMIT_HELP),
     output_format: TextOrJson = typer.Option(TextOrJson.text, "--format", help="text (the witness as show prints it) or json (one object a pair)."),  # noqa: B008
 ) -> None:
     """Prove two selectors select the same messages, or show a witness.
 
-    Exit 0 equivalent (proved), 1 different (with a witness message and each selector's verdict), 2 usage or input error, 3 unknown (the solver gave up within --timeout).
+    Exit 0 equivalent (proved), 1 different (with a witness message and each selector's verdict), 2 usage or input error, 3 unknown (the solver spent its --rlimit budget, or the --timeout guard fired).
 
     Example: jmsctl diff "NOT (a > 1)" "a <= 1"
     """
@@ -47,7 +49,7 @@ def diff(
     printer = sets.Printer(output_format is TextOrJson.json, dialect.value, pipe_aware(console()))
     with closed_pipe_exits_quietly():
         for a, b in zip(old, new, strict=True):
-            answer = sets.ask(functools.partial(solver.equivalent, a.text, b.text, dialect.value, timeout))
+            answer = sets.ask(functools.partial(solver.equivalent, a.text, b.text, dialect.value, timeout, rlimit=rlimit))
             headline = {"equivalent": "the same messages are selected", "different": "a message selected by one only",
                         "unknown": "no answer"}[answer.result]
             labels = (f"old {sets.where(a)}", f"new {sets.where(b)}") if files else ("old", "new")

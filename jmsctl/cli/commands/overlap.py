@@ -13,6 +13,7 @@ import orjson
 import typer
 
 from jmsctl.analysis import solver
+from jmsctl.analysis.encoded import DEFAULT_RLIMIT
 from jmsctl.cli import sets
 from jmsctl.cli.commands.check import closed_pipe_exits_quietly, pipe_aware
 from jmsctl.cli.errors import fail
@@ -25,6 +26,7 @@ def overlap(
     file: Optional[list[str]] = typer.Option(None, "--file", "-f", help="A file of selectors, one a line ('#' comments)."),  # noqa: UP045, B008
     dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     timeout: float = typer.Option(solver.DEFAULT_TIMEOUT, "--timeout", min=0.01, help=sets.TIMEOUT_HELP),
+    rlimit: int = typer.Option(DEFAULT_RLIMIT, "--rlimit", min=1, metavar="UNITS", help=sets.RLIMIT_HELP),
     output_format: TextOrJson = typer.Option(TextOrJson.text, "--format", help="text (the witness as show prints it) or json (one object a pair)."),  # noqa: B008
 ) -> None:
     """Prove no message is selected by two selectors, or show one.
@@ -46,7 +48,7 @@ def overlap(
     with closed_pipe_exits_quietly():
         for destination, srcs in groups.items():
             for a, b in itertools.combinations(srcs, 2):
-                answer = sets.ask(functools.partial(solver.overlap, a.text, b.text, dialect.value, timeout))
+                answer = sets.ask(functools.partial(solver.overlap, a.text, b.text, dialect.value, timeout, rlimit=rlimit))
                 headline = {"disjoint": "no message is selected by both", "overlap": "a message both select",
                             "unknown": "no answer"}[answer.result]
                 if destination is not None:

@@ -1,0 +1,132 @@
+"""The solver's budget: z3's resource units (``rlimit``), not seconds, so that the same question gets
+the same answer (proof, witness or unknown) on every run and at any machine load.
+
+A question gets ``rlimit`` units in all, shared by its subproblems (each is given what is left, and
+what it used, read from z3's own ``rlimit count``, is taken off). Seconds are only an outer guard
+(``timeout``): a question still running when it fires is ``unknown`` and says that the wall clock,
+not the budget, ended it (an answer that may differ on a less loaded machine).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+import z3
+
+from jmsctl.analysis import smt
+from jmsctl.analysis.encoded import DEFAULT_RLIMIT
+from jmsctl.values import INT
+
+PLAIN_RLIMIT = 200_000  # at most this much of what is left for a witness a person reads easily (ints as int)
+
+
+@dataclass
+class Budget:
+    """What one question may still spend: resource units, and the wall-clock guard's deadline."""
+
+    rlimit: int = DEFAULT_RLIMIT
+    timeout: float = 5.0
+    left: int = field(init=False)
+    deadline: float = field(init=False)
+    fired: bool = False  # the wall-clock guard ended some part of the question
+
+    def __post_init__(self) -> None:
+        self.left = self.rlimit
+        self.deadline = time.monotonic() + self.timeout
+
+    @property
+    def spent(self) -> bool:
+        return self.left <= 0
+
+    def wall_left(self) -> float:
+        """Seconds until the guard; at zero or less the guard has fired (and is recorded)."""
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            self.fired = True
+        return left
+
+    def guard_reason(self) -> str:
+        return (f"the wall-clock guard (--timeout {self.timeout:g} s) fired before the solver's budget "
+                f"({self.rlimit:,} resource units) was spent: on a less busy machine the answer may differ")
+
+    def check(self, solver: z3.Solver, units: int | None = None) -> z3.CheckSatResult:
+        """``solver.check()`` within what is left (or ``units`` of it), the units used taken off."""
+        wall = self.wall_left()
+        if wall <= 0:
+            return z3.unknown
+        give = self.left if units is None else min(units, self.left)
+        if give <= 0:
+            return z3.unknown
+        solver.set("rlimit", give)
+        solver.set("timeout", max(1, int(wall * 1000)))
+        before = _count(solver)
+        outcome = solver.check()
+        self.left -= max(1, _count(solver) - before)
+        if outcome == z3.unknown and solver.reason_unknown() == "timeout":
+            self.fired = True
+        return outcome
+
+
+def _count(solver: z3.Solver) -> int:
+    try:
+        return int(solver.statistics().get_key_value("rlimit count"))
+    except z3.Z3Exception:  # no count yet
+        return 0
+
+
+MAX_SPLIT = 64  # subproblems at most; more hot names than that are solved as one formula
+
+
+def subproblems(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str]) -> Iterator[z3.BoolRef]:
+    """The formula split by the numeric group of each hot name (smt.hot_names), cheapest combination
+    first: each part holds one kind of arithmetic per name, and the formula is unsat when every
+    part is. At most MAX_SPLIT parts: the costliest names are split, the others left to the solver."""
+    slots = [message.slots[h] for h in hot if h in message.slots]
+    combos: list[tuple[int, ...]] = [()]
+    for i, s in enumerate(slots):
+        more = [(*c, g) for c in combos for g in s.groups()]
+        if len(more) > MAX_SPLIT:
+            slots = slots[:i]
+            break
+        combos = more
+    combos.sort(key=lambda c: (max(c, default=0), sum(c)))
+    for combo in combos:
+        fixed = [(s.group, z3.IntVal(g)) for s, g in zip(slots, combo, strict=True)]
+        part = z3.simplify(z3.substitute(formula, *fixed)) if fixed else formula
+        yield z3.And(part, *(s.group == g for s, g in zip(slots, combo, strict=True)))
+
+
+def solve(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str], budget: Budget) -> z3.ModelRef | str:
+    """A model of ``formula``, or "unsat", or the reason the solver gave up (its budget spent, or
+    the wall-clock guard fired: ``budget.fired``)."""
+    reasons: list[str] = []
+    for part in subproblems(formula, message, hot):
+        if budget.spent or budget.wall_left() <= 0:
+            reasons.append("budget spent")
+            break
+        solver = z3.Solver()
+        solver.add(part)
+        outcome = budget.check(solver)
+        if outcome == z3.sat:
+            model = solver.model()
+            solver.add(*_plain(message))  # a witness a person reads easily, if one exists: ints as int
+            return solver.model() if budget.check(solver, PLAIN_RLIMIT) == z3.sat else model
+        if outcome != z3.unsat:
+            why = solver.reason_unknown()
+            reasons.append("budget spent" if why in ("canceled", "", "timeout") or "resource limit" in why else why)
+    if not reasons:
+        return "unsat"
+    if budget.fired:
+        return budget.guard_reason()
+    return f"the solver gave up ({', '.join(dict.fromkeys(reasons))}; its budget {budget.rlimit:,} resource units)"
+
+
+def _plain(message: smt.Message) -> list[z3.BoolRef]:
+    """Preferences for a witness: a byte/short/int-group value is an int, where int is allowed."""
+    g, sub = smt.GROUPS[INT]
+    return [z3.Implies(s.group == g, s.sub == sub) for s in message.slots.values() if INT in s.types]
+
+
+__all__ = ["DEFAULT_RLIMIT", "Budget", "solve", "subproblems"]
