@@ -34,6 +34,7 @@ _starting = _begin_starting()
 import codecs  # noqa: E402
 import importlib  # noqa: E402
 import io  # noqa: E402
+import re  # noqa: E402
 import sys  # noqa: E402
 from collections.abc import Iterator, MutableMapping  # noqa: E402
 from typing import Any  # noqa: E402
@@ -199,7 +200,7 @@ class ErrorStyleGroup(TyperGroup):
         except click_errors.NoArgsIsHelpError:  # the help was printed as the error was made
             sys.exit(2)
         except click_errors.ClickException as exc:
-            _click_error(exc)
+            _click_error(exc, sys.argv[1:] if args is None else list(args))
             sys.exit(2)
         sys.exit(status if isinstance(status, int) else 0)
 
@@ -215,15 +216,27 @@ class _Group(ErrorStyleGroup):
         return list(self.commands)
 
 
-def _click_error(exc: Any) -> None:
-    """``jmsctl: error: CMD: message``, then the command's usage line and where its help is."""
+def _click_error(exc: Any, args: list[str]) -> None:
+    """One line, as the README promises: ``jmsctl: error: CMD: message; see 'jmsctl CMD --help'``
+    (click's usage line and its pointer to the help are folded into it, not three lines)."""
     from jmsctl.cli.errors import say
 
     ctx = getattr(exc, "ctx", None)
     path = ctx.command_path[len(ctx.find_root().command_path) :].strip() if ctx is not None else ""
-    say(f"{path + ': ' if path else ''}{exc.format_message()}")
-    if ctx is not None:
-        sys.stderr.write(f"{ctx.get_usage()}\nTry '{ctx.command_path} --help' for help.\n")
+    command = ctx.command_path if ctx is not None else " ".join(["jmsctl", *args[:1]] if args[:1] and args[0] in COMMANDS else ["jmsctl"])
+    help_at = f"; see '{command} --help'"
+    say(f"{path + ': ' if path else ''}{exc.format_message().rstrip('.')}{_dash_hint(exc, args)}{help_at}")
+
+
+def _dash_hint(exc: Any, args: list[str]) -> str:
+    """For an unknown option that is a selector beginning with '-' (``-1 < x``, ``-x > 2``), where to put it."""
+    name = getattr(exc, "option_name", None)
+    if not isinstance(name, str) or not name.startswith("-") or name.startswith("--"):
+        return ""
+    given = [arg for arg in args if isinstance(arg, str) and arg.startswith(name) and arg != name] or [name]
+    if any(re.search(r"[\s=<>'()]", arg) for arg in given) or re.fullmatch(r"-[0-9.]", name):
+        return " (a selector that begins with '-' goes after `--`, with the options before it: jmsctl filter --count -- '-1 < x' FILE)"
+    return ""
 
 
 def _show_version(value: bool) -> None:

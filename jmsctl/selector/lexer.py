@@ -117,6 +117,12 @@ def _bad_character(text: str, pos: int) -> Diagnostic:
         return error("E001", "unexpected character '.'", span, hint="a property name cannot contain '.'; names are Java identifiers")
     if ch == ";":
         return error("E001", "unexpected character ';'", span, hint="a selector is one expression; remove the ';'")
+    if ch in "&|":  # C and Java's && and || (check --fix rewrites them: jmsctl/analysis/fixes.py)
+        word, pair = ("AND", "&&") if ch == "&" else ("OR", "||")
+        doubled = text.startswith(pair, pos)
+        fix = "; jmsctl check --fix rewrites it" if doubled else ""
+        return error("E001", f"unexpected character '{ch}'", span,
+                     hint=f"'{pair if doubled else ch}' is written {word} in a selector (a = 1 {word} b = 2){fix}")
     if ch == "\u00a0" or ch == "\u000b":
         name = "no-break space" if ch == "\u00a0" else "vertical tab"
         return error("E001", f"unexpected {name} (U+{ord(ch):04X})", span, hint="white space is space, tab, form feed, CR and LF only")

@@ -23,8 +23,8 @@ from jmsctl import brokers
 from jmsctl import selector as sel
 from jmsctl.cli.errors import fail, say
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, max_record_size, writer_format
-from jmsctl.cli.render import Source, console, is_terminal, print_full
-from jmsctl.exceptions import InvalidSelectorException
+from jmsctl.cli.render import Source, is_terminal
+from jmsctl.cli.selecting import compiled, quiet_option
 from jmsctl.messages import formats
 from jmsctl.messages.encode import message_json
 from jmsctl.messages.loader import InputError, read_records
@@ -56,12 +56,9 @@ def _notes(options: brokers.Options) -> None:
         sys.stderr.write(f"jmsctl: note: {note}\n")
 
 
-def _compiled(text: str, dialect: str, what: str) -> sel.Selector:
-    try:
-        return sel.compile(text, dialect)
-    except InvalidSelectorException as exc:
-        print_full(console(stderr=True), Source(what, text), exc.diagnostics)
-        raise typer.Exit(2) from None
+def _compiled(text: str, dialect: str, what: str, quiet: bool = True) -> sel.Selector:
+    """``what``'s selector compiled (exit 2 if invalid); its warnings on stderr once unless ``quiet``."""
+    return compiled(Source(what, text), dialect, quiet)
 
 
 class _Progress:
@@ -111,6 +108,7 @@ def browse(
         help="End a browse that delivers nothing for SECONDS (what was read is kept and counted; exit 2).",
     ),
     classpath: Optional[str] = _classpath(),  # noqa: UP045
+    quiet: bool = quiet_option(),
 ) -> None:
     """Browse a queue without consuming it, as a consumer sees it.
 
@@ -130,7 +128,7 @@ def browse(
     if explain and where is None:
         fail("--explain needs --where (the local selector it explains)")
     local_dialect = (dialect or Dialect.jakarta).value
-    local = _compiled(where, local_dialect, "--where") if where is not None else None
+    local = _compiled(where, local_dialect, "--where", quiet) if where is not None else None
     options = _options(timeout, classpath, idle_timeout)
     if compare_:
         assert selector is not None

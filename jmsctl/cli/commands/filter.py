@@ -21,12 +21,12 @@ from typing import Any, Optional
 import typer
 
 from jmsctl import selector as sel
-from jmsctl._version import VERSION
 from jmsctl.cli.complete import selector_then_files
 from jmsctl.cli.errors import FORMAT_NOTE, fail, say, swapped_arguments
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, load_types, max_record_size, property_types
-from jmsctl.cli.render import Source, console, is_terminal, print_full
-from jmsctl.exceptions import InvalidSelectorException
+from jmsctl.cli.render import Source, is_terminal
+from jmsctl.cli.selecting import compiled as compiled_selector
+from jmsctl.cli.selecting import quiet_option
 from jmsctl.filter import Counts, Selection, default_jobs, record_json, select, select_file
 from jmsctl.messages.loader import InputError, Record, judge_line, read_records
 from jmsctl.messages.model import DELIVERY_MODES, Message
@@ -93,6 +93,7 @@ def filter_command(
     max_size: int = max_record_size(),
     source_format: Optional[str] = from_format(),  # noqa: UP045
     types_file: Optional[str] = property_types(),  # noqa: UP045
+    quiet: bool = quiet_option(),
 ) -> None:
     """Write the messages a selector selects, as grep does lines.
 
@@ -105,14 +106,18 @@ def filter_command(
     except _Failure as exc:
         _error(str(exc))
         raise typer.Exit(2) from None
-    try:
-        compiled = sel.compile(source.text, dialect.value)
-    except InvalidSelectorException as exc:
-        swapped = swapped_arguments(source.text, (args or [])[1:]) if selector_file is None else None
-        if swapped:
-            fail(swapped)
-        print_full(console(stderr=True), source, exc.diagnostics)
-        raise typer.Exit(2) from None
+
+    def swapped() -> None:
+        wrong_way = swapped_arguments(source.text, (args or [])[1:]) if selector_file is None else None
+        if wrong_way:
+            fail(wrong_way)
+
+    compiled = compiled_selector(source, dialect.value, quiet, before_errors=swapped)
+    unreadable = [problem for problem in map(_unreadable, paths) if problem]
+    if unreadable:  # known before anything is read: nothing written, not even a count (exit 2)
+        for problem in unreadable:
+            _error(problem)
+        raise typer.Exit(2)
     try:
         out = _open(output)
     except _Failure as exc:
@@ -186,7 +191,6 @@ def filter_command(
     if reported:  # where to read what a record may hold, once (the stats line stays the last)
         sys.stderr.write(f"{FORMAT_NOTE}\n")
     if stats:
-        sys.stderr.write(f"jmsctl {VERSION}\n")  # which engine counted, for a report pasted into a ticket
         # Which format each file was read as, once any is not jmsctl's own (the stats line of an
         # NDJSON run stays as it always was: scripts read it as the last line).
         for name, fmt, detected in formats_read if any(f not in ("ndjson", "json") for _, f, _ in formats_read) else ():
@@ -213,6 +217,18 @@ def _stdout_to_devnull() -> None:
 
 def _error(text: str) -> None:
     say(text)
+
+
+def _unreadable(path: str) -> str | None:
+    """Why a file argument cannot be read at all (missing, a directory), or None; the loader
+    reports what only reading shows (a broken gzip, a file that is no dump)."""
+    if path == "-" or os.path.isfile(path) or (os.path.exists(path) and not os.path.isdir(path)):
+        return None
+    if os.path.isdir(path):
+        return f"{path}: is a directory"
+    if path.startswith("-"):
+        return f"{path}: no such file (an option after `--` is read as a file: options go before `--` and the selector)"
+    return f"{path}: no such file"
 
 
 def _selector_and_paths(args: list[str], selector_file: str | None) -> tuple[Source, list[str]]:

@@ -29,6 +29,7 @@ from jmsctl.cli.errors import FORMAT_NOTE, fail, looks_like_selector, say
 from jmsctl.cli.locate import at, split_position
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, load_types, max_record_size, property_types
 from jmsctl.cli.render import console
+from jmsctl.cli.selecting import quiet_option
 from jmsctl.messages.encode import message_json
 from jmsctl.messages.loader import MAX_RECORD_SIZE, InputError, Record, read_records
 from jmsctl.messages.printer import BodyView, EntryRow, MessageView, hex_text, message_view, visible
@@ -56,6 +57,7 @@ def show(
     max_size: int = max_record_size(),
     source_format: Optional[str] = from_format(),  # noqa: UP045
     types_file: Optional[str] = property_types(),  # noqa: UP045
+    quiet: bool = quiet_option(),
 ) -> None:
     """Show messages for a person: headers, properties, body.
 
@@ -66,7 +68,7 @@ def show(
     err = console(stderr=True)
     if index is not None and message_id is not None:
         fail("show: --index and --id cannot be used together")
-    chosen = None if where is None else _compile_where(where, dialect.value)
+    chosen = None if where is None else _compile_where(where, dialect.value, quiet)
     out = _JsonOut() if output_format is ShowFormat.json else _PrettyOut(console())
     failed = selected = skipped = rejected = 0
     first_skipped = ""
@@ -109,17 +111,12 @@ def show(
     raise typer.Exit(2 if failed else 0 if selected or (index is None and message_id is None and where is None and not picked) else 1)
 
 
-def _compile_where(text: str, dialect: str) -> Any:
-    """The --where selector, compiled; an invalid one is reported as check reports it (exit 2)."""
-    from jmsctl import selector as sel
-    from jmsctl.cli.render import Source, print_full
-    from jmsctl.exceptions import InvalidSelectorException
+def _compile_where(text: str, dialect: str, quiet: bool) -> Any:
+    """The --where selector, compiled; an invalid one is reported as check reports it (exit 2), its warnings once."""
+    from jmsctl.cli.render import Source
+    from jmsctl.cli.selecting import compiled
 
-    try:
-        return sel.compile(text, dialect)
-    except InvalidSelectorException as exc:
-        print_full(console(stderr=True), Source("--where", text), exc.diagnostics)
-        raise typer.Exit(2) from None
+    return compiled(Source("--where", text), dialect, quiet)
 
 
 def _selected(path: str, index: int | None, max_size: int = MAX_RECORD_SIZE, fmt: str | None = None, types: Any = None) -> Iterator[Record]:

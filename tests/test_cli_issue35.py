@@ -1,0 +1,133 @@
+"""Issue 35, the command line as new users met it: warnings before a run, selectors that begin with
+'-', one-line usage errors, files known before output, no version line in --stats."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from jmsctl.cli.app import app
+
+runner = CliRunner()
+ROOT = Path(__file__).parent.parent
+ORDERS = str(ROOT / "samples" / "orders.ndjson")
+SMALL = str(ROOT / "samples" / "orders-small.ndjson")
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def jmsctl(*args: str) -> subprocess.CompletedProcess[str]:
+    """The real entry point (click's errors pass through ``main``, not CliRunner's)."""
+    return subprocess.run([sys.executable, "-m", "jmsctl", *args], capture_output=True, text=True, cwd=ROOT, timeout=60)
+
+
+# ----- item 9: the checker's warnings before the messages ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["filter", "color = red", ORDERS, "--count"], "W016"),
+        (["filter", "JMSDeliveryMode = 2", ORDERS, "--count"], "W002"),
+        (["show", SMALL, "--where", "color = red"], "W016"),
+    ],
+    ids=["filter W016", "filter W002", "show --where W016"],
+)
+def test_a_selector_check_warns_about_warns_once_on_stderr_and_quiet_silences_it(args: list[str], code: str) -> None:
+    r = run(*args)
+    assert r.stderr.count(f"warning[{code}]") == 1, r.stderr
+    assert f"warning[{code}]" not in r.stdout
+    quiet = run(*args, "--quiet")
+    assert "warning[" not in quiet.stderr and quiet.stdout == r.stdout and quiet.exit_code == r.exit_code
+    assert "warning[" not in run(*args, "-q").stderr
+
+
+def test_the_warning_comes_before_the_messages() -> None:
+    r = jmsctl("filter", "color = red OR weight > 1", SMALL)
+    assert r.returncode == 0 and r.stdout.startswith("{")
+    assert r.stderr.startswith("warning[W016]")
+
+
+def test_a_selector_without_warnings_writes_nothing_on_stderr() -> None:
+    r = run("filter", "color = 'red'", ORDERS, "--count")
+    assert r.exit_code == 0 and r.stderr == ""
+
+
+# ----- items 10 and 11: a selector that begins with '-', one-line usage errors ------------------------
+
+
+def test_a_selector_beginning_with_dash_gets_the_hint_in_one_line() -> None:
+    r = jmsctl("filter", "-1 < weight", ORDERS, "--count")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith("jmsctl: error: filter: No such option: -1")
+    assert "a selector that begins with '-' goes after `--`, with the options before it" in r.stderr
+
+
+def test_an_unknown_option_is_not_taken_for_a_selector() -> None:
+    r = jmsctl("filter", "--bogus", "x = 1", ORDERS)
+    assert r.returncode == 2 and "begins with '-'" not in r.stderr
+
+
+@pytest.mark.parametrize(
+    "args", [["filter", "--bogus", "x = 1"], ["show"], ["nosuch"], ["table", "--format", "nope"], ["check", "--strict", "--format"]], ids=" ".join
+)
+def test_usage_errors_are_one_line_exit_2(args: list[str]) -> None:
+    r = jmsctl(*args)
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("jmsctl: error: "), r.stderr
+    assert "Usage:" not in r.stderr and "--help" in r.stderr
+
+
+def test_after_double_dash_an_option_is_a_missing_file_and_nothing_is_written() -> None:
+    r = jmsctl("filter", "--", "-1 < weight", ORDERS, "--count")
+    assert r.returncode == 2
+    assert r.stdout == ""  # not every message first, then the error
+    assert r.stderr.startswith("jmsctl: error: --count: no such file") and "options go before `--`" in r.stderr
+    right = jmsctl("filter", "--count", "--", "-1 < weight", ORDERS)
+    assert (right.returncode, right.stdout) == (0, run("filter", "--count", "weight > -1", ORDERS).stdout)
+
+
+# ----- item 15: a missing file prints no count ------------------------------------------------------
+
+
+def test_a_missing_file_prints_no_count_before_the_error(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nosuch.ndjson")
+    r = run("filter", "weight > 1", missing, "--count")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == f"jmsctl: error: {missing}: no such file\n"
+    d = run("filter", "weight > 1", str(tmp_path), "--count")
+    assert (d.exit_code, d.stdout, d.stderr) == (2, "", f"jmsctl: error: {tmp_path}: is a directory\n")
+
+
+# ----- item 16: --stats writes no version line ------------------------------------------------------
+
+
+def test_stats_first_line_is_the_counts() -> None:
+    r = run("filter", "weight > 1", SMALL, "--stats", "--count")
+    assert r.stderr.splitlines()[0].startswith("read "), r.stderr
+    assert "jmsctl 0" not in r.stderr
+
+
+# ----- item 12: && and || name their rewrite ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "word"), [("a = 1 && b = 2", "AND"), ("a = 1 || b = 2", "OR")])
+def test_c_logical_operators_get_a_hint_naming_the_keyword(text: str, word: str) -> None:
+    r = run("check", text)
+    assert r.exit_code == 1 and "error[E001]" in r.stdout
+    hint = next(line for line in r.stdout.splitlines() if "hint:" in line)
+    assert f"is written {word} in a selector" in hint and "check --fix" in hint
+    fixed = run("check", "--fix", text)
+    assert f" {word} " in fixed.stdout  # the rewrite the hint names is the one --fix makes
+
+
+def test_a_single_ampersand_is_named_but_not_promised_a_fix() -> None:
+    hint = next(line for line in run("check", "a = 1 & b = 2").stdout.splitlines() if "hint:" in line)
+    assert "is written AND" in hint and "--fix" not in hint
