@@ -332,6 +332,13 @@ def wait_until(condition: object, timeout: float = 30.0) -> bool:
     return False
 
 
+def _default_signals() -> None:
+    """In the child: the signals the test sends at their default action, whatever the suite inherited
+    (a background job ignores SIGINT; under nohup SIGHUP is ignored, and jmsctl rightly keeps it so)."""
+    for sig in (signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT], ids=lambda s: s.name)
 @pytest.mark.parametrize("existing", [False, True], ids=["new", "existing"])
 def test_killed_mid_write_leaves_no_temp_file_and_no_output(tmp_path: Path, sig: signal.Signals, existing: bool) -> None:
@@ -343,7 +350,7 @@ def test_killed_mid_write_leaves_no_temp_file_and_no_output(tmp_path: Path, sig:
     if existing:
         out.write_bytes(b"old\n")
     p = subprocess.Popen(jmsctl("filter", "x = 1", "-", "--output", str(out)), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, env=env(), preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                         stderr=subprocess.PIPE, env=env(), preexec_fn=_default_signals)
     assert p.stdin is not None
     p.stdin.write(b'{"properties": {"x": 1}}\n' * 20_000)  # 500 kB selected: more than the write buffer
     p.stdin.flush()
@@ -359,6 +366,36 @@ def test_killed_mid_write_leaves_no_temp_file_and_no_output(tmp_path: Path, sig:
     assert listing(out_dir) == (["selected.ndjson"] if existing else [])
     if existing:
         assert out.read_bytes() == b"old\n"
+
+
+@pytest.fixture
+def hangup_ignored() -> Iterator[None]:
+    """The suite as ``nohup pytest`` runs it: SIGHUP ignored, inherited by every child."""
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGHUP, before)
+
+
+def test_the_hangup_test_passes_under_nohup(tmp_path: Path, hangup_ignored: None) -> None:
+    """Issue 35 item 22: the SIGHUP case failed when the suite ran under nohup (only SIGINT was reset)."""
+    test_killed_mid_write_leaves_no_temp_file_and_no_output(tmp_path, signal.SIGHUP, False)
+
+
+def test_under_nohup_jmsctl_keeps_ignoring_a_hangup(tmp_path: Path, hangup_ignored: None) -> None:
+    """What nohup asks for: a hangup while the output is half written changes nothing; it is all written."""
+    out = tmp_path / "selected.ndjson"
+    p = subprocess.Popen(jmsctl("filter", "x = 1", "-", "--output", str(out)), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=env())
+    assert p.stdin is not None
+    p.stdin.write(b'{"properties": {"x": 1}}\n' * 20_000)
+    p.stdin.flush()
+    assert wait_until(lambda: any(name.startswith(".") and (tmp_path / name).stat().st_size > 0 for name in os.listdir(tmp_path)))
+    p.send_signal(signal.SIGHUP)
+    _, err = p.communicate(timeout=60)
+    assert (p.returncode, err) == (0, b"")
+    assert out.read_bytes() == b'{"properties": {"x": 1}}\n' * 20_000
 
 
 @pytest.fixture(scope="module")
