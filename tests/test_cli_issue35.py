@@ -131,3 +131,28 @@ def test_c_logical_operators_get_a_hint_naming_the_keyword(text: str, word: str)
 def test_a_single_ampersand_is_named_but_not_promised_a_fix() -> None:
     hint = next(line for line in run("check", "a = 1 & b = 2").stdout.splitlines() if "hint:" in line)
     assert "is written AND" in hint and "--fix" not in hint
+
+
+# ----- item 17: a file that is no test-case file ------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["orders.ndjson", "selectors.txt"])
+def test_a_file_that_holds_no_test_case_is_said_so_once(name: str) -> None:
+    path = str(ROOT / "samples" / name)
+    r = run("test", path)
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == (f'jmsctl: error: {path}: not a test-case file: its first 5 lines hold no case (a JSON object with "selector" '
+                        'and "expect" a line; see jmsctl test --help)\n')
+
+
+def test_a_broken_case_in_a_test_file_is_still_reported_by_line_and_names_its_place_once(tmp_path: Path) -> None:
+    cases = tmp_path / "c.jsonl"
+    cases.write_text('{"selector": "a = 1", "expect": "match", "message": {}}\n{"x": 1}\n')
+    r = run("test", str(cases))
+    assert r.exit_code == 2
+    assert r.stderr == f'jmsctl: error: {cases}:2: invalid test case: "selector" must be a string\n'
+    assert f"FAIL {cases}:1\n" in r.stdout  # the place once, not "FAIL c.jsonl:1 (c.jsonl:1)"
+
+
+def test_test_help_mentions_no_invert() -> None:
+    assert "invert" not in run("test", "--help").stdout
