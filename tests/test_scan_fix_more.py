@@ -143,3 +143,39 @@ def test_a_url_encoded_selector_in_code_is_e017_not_a_format_string(tmp_path: Pa
     assert lines[1].startswith("U.java:4:") and "E017" in lines[1] and "placeholder ${correlationID}" in lines[1]
     fixed = _scan(tmp_path, "--diff", ".")
     assert "+  s.createConsumer(q, \"color = 'blue'\");" in fixed.stdout
+
+
+# ----- 5 and 6: which calls are JMS calls, and the selectors missed --------------------------------
+
+CALLS_JAVA = """import javax.jms.*;
+import org.apache.activemq.broker.jmx.BrokerViewMBean;
+import org.apache.activemq.artemis.api.core.SimpleString;
+import org.apache.qpid.proton.amqp.messaging.Source;
+class C {
+  MessageConsumer createConsumer(Session s, String topic) throws Exception { return s.createConsumer(s.createTopic(topic)); }
+  void f(Session session, Queue q, BrokerViewMBean view, AmqpSession amqp, ClientSession core, JmsMessagingTemplate t, boolean flag) throws Exception {
+    createConsumer(session, "foo/bar");
+    view.createDurableSubscriber("client", "sub", "topic.name", "a != 1");
+    Source source = new Source();
+    amqp.createReceiver(source, "receiver-1");
+    amqp.createReceiver("address", "b == 2");
+    core.createConsumer(ADDRESS, SimpleString.of("i=29"));
+    core.createConsumer(ADDRESS, new SimpleString("i == 30"));
+    t.receiveSelectedAndConvert("c != 3", String.class);
+    t.receiveSelectedAndConvert(q, "d != 4", String.class);
+    session.createConsumer(q, flag ? "e != 5" : "f == 6");
+  }
+}
+"""
+
+
+def test_calls_are_read_as_the_file_declares_them() -> None:
+    from jmsctl.scan import scan_bytes
+
+    result = scan_bytes("C.java", CALLS_JAVA.encode())
+    assert result is not None
+    got = [(c.text, c.found.role) for c in result.selectors]
+    assert [t for t, _ in got] == ["a != 1", "b == 2", "i=29", "i == 30", "c != 3", "d != 4", "e != 5", "f == 6"]  # not 'foo/bar', 'topic.name', 'receiver-1'
+    assert got[0][1] == "argument 4 of BrokerViewMBean.createDurableSubscriber(String clientId, String subscriberName, String topicName, String selector)"
+    assert got[4][1] == "argument 1 of JmsMessagingTemplate.receiveSelectedAndConvert(String messageSelector, Class<T> targetClass)"
+    assert all(c.found.literal for c in result.selectors)  # each branch of the ternary is one literal: --fix may rewrite it

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from jmsctl.scan.extractors import Extractor, uri
+from jmsctl.scan.extractors import _jvm_calls as _calls
 from jmsctl.scan.extractors._jvm_lexer import Tok, decode, tokens
 from jmsctl.scan.found import Found, Hole, Mapped, Piece, join
 
@@ -40,7 +41,7 @@ CALLS: dict[str, dict[int, int]] = {
     "setSelector": {1: 0},  # Spring SimpleJmsListenerEndpoint
     "messageSelector": {1: 0},  # Spring Integration's JmsListenerContainerSpec
     "receiveSelected": {1: 0, 2: 1},
-    "receiveSelectedAndConvert": {1: 0, 2: 1},
+    "receiveSelectedAndConvert": {1: 0, 2: 1},  # and JmsMessagingTemplate's with a Class last (_jvm_calls.py)
     "browseSelected": {2: 0, 3: 1},
 }
 # The parameters of each overload (the javadoc's names), for saying which argument a selector is (W018).
@@ -166,6 +167,9 @@ class _File:
             return hole, False, False
         name = toks[open_at - 1].text
         args = self.args(open_at)
+        if args and ((name in ("of", "toSimpleString") and open_at - 3 >= a and toks[open_at - 3].text == "SimpleString")
+                     or (name == "SimpleString" and toks[a].text == "new")):
+            return self.pieces(*args[0], depth=depth + 1)  # Artemis core: a filter is a SimpleString of the same language
         if name == "format" and args and open_at - 3 >= a and toks[open_at - 3].text in ("String", "MessageFormat"):
             got, _, _ = self.pieces(*args[0], depth=depth + 1)
             return got, toks[open_at - 3].text == "String", toks[open_at - 3].text == "MessageFormat"
@@ -267,15 +271,20 @@ def extract(path: str, text: str) -> list[Found]:
     found: list[Found] = []
     toks = f.toks
     jms = JMS_CONTEXT.search(text) is not None
+    types: dict[str, set[str]] | None = None  # read once, at the first call named like a JMS call
+    local: set[tuple[str, int]] = set()
     for i, t in enumerate(toks):
         if t.kind != "ident" or i + 1 >= len(toks) or toks[i + 1].text != "(":
             continue
         if t.text in CALLS and (jms or t.text in _JMS_ONLY) and not _declaration(f, i):
             args = f.args(i + 1)
+            if types is None:
+                types = _calls.declared_types(toks)
+                local = _calls.local_methods(toks, lambda k: _declaration(f, k), lambda k: len(f.args(k)))
             index = CALLS[t.text].get(len(args))
-            if index is not None:
-                role = f"argument {index + 1} of {SIGNATURES.get((t.text, len(args)), t.text)}"
-                _add(f, found, *args[index], t.text, role)
+            chosen = _calls.selector_argument(t.text, args, toks, i, types, local, index, SIGNATURES.get((t.text, len(args)), t.text))
+            if chosen is not None:
+                _add(f, found, *args[chosen[0]], t.text, f"argument {chosen[0] + 1} of {chosen[1]}")
         elif t.text in ("JmsListener", "ActivationConfigProperty"):
             _annotation(f, found, i + 1, t.text)
     for i, t in enumerate(toks):
@@ -343,8 +352,28 @@ def _one_literal(f: _File, pieces: tuple[Piece, ...]) -> bool:
     return len(whole) == 1 and isinstance(whole[0], Mapped) and whole[0].text == m.text
 
 
+def _ternary(f: _File, a: int, b: int) -> tuple[int, int] | None:
+    """The tokens of ``?`` and its ``:`` when the argument is ``cond ? x : y`` at its top level."""
+    i, q, depth = a, None, 0
+    while i < b:
+        text = f.toks[i].text
+        if text == "?":
+            q, depth = (i, 0) if q is None else (q, depth + 1)
+        elif text == ":" and q is not None:
+            if depth == 0:
+                return q, i
+            depth -= 1
+        i = f.match.get(i, i) + 1
+    return None
+
+
 def _add(f: _File, found: list[Found], a: int, b: int, kind: str, role: str = "") -> None:
     toks = f.toks
+    split = _ternary(f, a, b)
+    if split is not None:  # flag ? "a <> 1" : "b = 2": either branch may be the selector
+        _add(f, found, split[0] + 1, split[1], kind, role)
+        _add(f, found, split[1] + 1, b, kind, role)
+        return
     if b - a == 1 and (toks[a].text == "null" or f.resolve(toks[a].text, a) == (NULL, NULL)):
         return
     pieces, printf, message_format = f.pieces(a, b)
