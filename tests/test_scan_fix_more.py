@@ -179,3 +179,34 @@ def test_calls_are_read_as_the_file_declares_them() -> None:
     assert got[0][1] == "argument 4 of BrokerViewMBean.createDurableSubscriber(String clientId, String subscriberName, String topicName, String selector)"
     assert got[4][1] == "argument 1 of JmsMessagingTemplate.receiveSelectedAndConvert(String messageSelector, Class<T> targetClass)"
     assert all(c.found.literal for c in result.selectors)  # each branch of the ternary is one literal: --fix may rewrite it
+
+
+YAML_FLOW = """listeners:
+  - {name: orders, selector: "a != 1", destination: orders}
+  - {selector: 'b == 2'}
+  - {selector: c != 3, other: x}
+plain:
+  selector: !!str d != 4
+quoted:
+  messageSelector: !!str "e == 5"
+"""
+
+
+def test_yaml_flow_mappings_and_str_tags_are_read_and_fixed(tmp_path: Path) -> None:
+    (tmp_path / "app.yml").write_text(YAML_FLOW)
+    done = _scan(tmp_path, "--format", "concise", ".")
+    assert [line.split(": ")[0] for line in done.stdout.splitlines()] == ["app.yml:2:33", "app.yml:3:19", "app.yml:4:18", "app.yml:6:21", "app.yml:8:29"]
+    _scan(tmp_path, "--fix", ".")
+    assert (tmp_path / "app.yml").read_text() == YAML_FLOW.replace("!=", "<>").replace("==", "=")
+
+
+def test_a_camel_uri_selector_cut_at_an_ampersand_is_warned(tmp_path: Path) -> None:
+    (tmp_path / "R.java").write_text('import org.apache.camel.builder.RouteBuilder;\nclass R extends RouteBuilder { public void configure() {\n'
+                                     '  from("jms:queue:orders?selector=a = 1 && b = 2").to("log:x");\n'
+                                     '  from("jms:queue:orders?selector=a = 1&concurrentConsumers=2").to("log:x"); } }\n')
+    (tmp_path / "camel.xml").write_text('<routes><route><from uri="jms:queue:x?selector=c = 1 &amp;&amp; d = 2"/></route></routes>\n')
+    done = _scan(tmp_path, "--format", "concise", "--strict", ".")
+    assert done.returncode == 1
+    assert done.stdout.splitlines() == [
+        "R.java:3:41: W019 the endpoint URI cuts the selector at '&': the consumer gets `a = 1 `, and `& b = 2` is read as another option",
+        "camel.xml:1:54: W019 the endpoint URI cuts the selector at '&': the consumer gets `c = 1 `, and `& d = 2` is read as another option"]

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from jmsctl.diagnostics import Diagnostic
+from jmsctl.diagnostics import Diagnostic, Span, warning
 from jmsctl.scan import broker as _broker
 from jmsctl.scan import cuts as _cuts
 from jmsctl.scan.extractors import Extractor, for_path
-from jmsctl.scan.found import Hole, NotScanned
+from jmsctl.scan.found import Hole, Mapped, NotScanned
 from jmsctl.scan.verify import Checked, Lint, verify
 from jmsctl.selector import Analysis, analyze
+from jmsctl.selector.limits import clip
 
 
 @dataclass(frozen=True)
@@ -126,11 +128,34 @@ def _extracted(path: str, text: str, cuts: tuple[_cuts.Cut, ...], extractor: Ext
         found = sorted(extractor.extract(path, text), key=lambda f: (f.start, f.end))
     except NotScanned as exc:
         return FileResult(path, text, (), (exc.diagnostic,), cuts)
-    checked = tuple(verify(f, analyze_text, lint, path) for f in found)
+    checked = tuple(_uri_cut(verify(f, analyze_text, lint, path), text) for f in found)
     who = _broker.quoted_ids(text) if any(d.code == "E005" for c in checked for d in c.diagnostics) else ""
     if who:
         checked = tuple(Checked(c.found, c.text, tuple(_broker.noted(d, who) for d in c.diagnostics)) for c in checked)
     return FileResult(path, text, checked, (), cuts, who)
+
+
+_AMP = re.compile(r"&(?:amp;)?")
+_OPTION = re.compile(r"[\w.\-]+=")
+
+
+def _uri_cut(checked: Checked, text: str) -> Checked:
+    """W019: an endpoint URI's selector that Camel cuts at '&' (``?selector=a = 1 && b = 2``): the
+    query is split at every '&' (camel-util URISupport.parseQuery), so the consumer gets the text
+    before it; '&' that starts no ``name=`` option is the selector's own."""
+    found = checked.found
+    last = found.pieces[-1] if found.pieces else None
+    if found.kind != "endpoint URI" or not isinstance(last, Mapped) or not last.text:
+        return checked
+    end = last.ends[-1]
+    amp = _AMP.match(text, end)
+    if amp is None or _OPTION.match(text, amp.end()):
+        return checked
+    rest = text[amp.end() : amp.end() + 40].split("\n", 1)[0].split('"', 1)[0].replace("&amp;", "&")
+    d = warning("W019", f"the endpoint URI cuts the selector at '&': the consumer gets `{clip(checked.text)}`, "
+                f"and `{clip(rest)}` is read as another option",
+                Span(end, amp.end()), hint="a URI query is split at '&': write AND / OR, or encode '&' as %26")
+    return Checked(found, checked.text, (*checked.diagnostics, d))
 
 
 def _touches_cut(r: FileResult) -> bool:

@@ -37,6 +37,7 @@ RULES = {
     "W013": "more diagnostics not reported", "W014": "wrong-case header name",
     "W015": "template placeholder inside a string literal", "W016": "unquoted word compared with a property",
     "W017": "one string holding a list inside IN", "W018": "bare identifier as the whole selector",
+    "W019": "endpoint URI cuts the selector at '&'",
     "I001": "selector built at run time: not checked whole", "I002": "file not scanned",
 }
 

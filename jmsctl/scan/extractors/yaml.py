@@ -12,6 +12,10 @@ from jmsctl.scan.extractors import Extractor, selector_key, uri
 from jmsctl.scan.found import Found, Mapped
 
 _KEY = re.compile(r"""^(?P<indent>[ ]*)(?:-[ ]+)*(?P<key>"[^"\n]*"|'[^'\n]*'|[^\s#'"{\[][^:#\n]*?)[ ]*:(?:[ ]+|$)(?P<value>.*)$""")
+_STR_TAG = re.compile(r"!!str[ \t]+")
+# A key and its scalar inside a flow mapping on one line: {selector: "a <> 1", destination: q}
+_FLOW_PAIR = re.compile(r"""[{,][ \t]*(?P<key>"[^"\n]*"|'[^'\n]*'|[^\s'"{}\[\],:#][^{}\[\],:#\n]*?)[ \t]*:[ \t]+"""
+                        r"""(?P<value>"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'|[^\s,{}\[\]#][^,{}\[\]\n]*?)[ \t]*(?=[,}])""")
 _DQ_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", '"': '"', "\\": "\\", "/": "/", " ": " ", "e": "\x1b"}
 _DQ_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
 
@@ -19,6 +23,9 @@ _DQ_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)"
 def _scalar(value: str, at: int, lines: list[tuple[str, int]], index: int, indent: int) -> Mapped | None:
     """The scalar starting at ``value`` (file offset ``at``), on line ``index``; a plain or quoted
     scalar may go on over more-indented lines (folded: each line break is one space)."""
+    tag = _STR_TAG.match(value)
+    if tag is not None:  # !!str: the scalar after it is a string, as without the tag
+        value, at = value[tag.end() :], at + tag.end()
     if value[:1] in ("{", "[", "&", "*", "!"):
         return None  # a flow collection, an anchor, an alias or a tag: not a selector string
     if value[:1] in ("|", ">"):
@@ -137,10 +144,14 @@ def extract(path: str, text: str) -> list[Found]:
         pos += len(raw)
     found: list[Found] = []
     for index, (line, at) in enumerate(lines):
+        if "{" in line:
+            found.extend(_flow(line, at))
         m = _KEY.match(line)
         if m is None:
             continue
         key = m.group("key").strip("\"'")
+        if "{" in key or "[" in key:
+            continue  # '- {selector: ...}': a flow mapping, read by _flow
         value_at = at + m.start("value")
         is_selector = selector_key(key)
         if not is_selector and "selector=" not in m.group("value").lower():
@@ -153,6 +164,23 @@ def extract(path: str, text: str) -> list[Found]:
         else:
             found.extend(Found((s,), s.starts[0] if s.text else value_at, value_at, "endpoint URI", literal=True) for s in uri.selectors(value))
     return found
+
+
+def _flow(line: str, at: int) -> list[Found]:
+    """Selector keys inside a one-line flow mapping (``{selector: "a <> 1"}``): plain, '...' or "..."."""
+    out = []
+    for m in _FLOW_PAIR.finditer(line):
+        key = m.group("key").strip("\"'")
+        if not selector_key(key):
+            continue
+        raw, start = m.group("value"), at + m.start("value")
+        tag = _STR_TAG.match(raw)
+        if tag is not None:
+            raw, start = raw[tag.end() :], start + tag.end()
+        value = Mapped.verbatim(raw, start)
+        value = value.then(_double) if raw.startswith('"') else value.then(_single) if raw.startswith("'") else value
+        out.append(Found((value,), value.starts[0] if value.text else start, start, f"YAML key {key}", literal=True))
+    return out
 
 
 EXTRACTOR = Extractor(name="yaml", suffixes=(".yml", ".yaml"), trigger=re.compile(rb"[Ss]elector|SELECTOR"), extract=extract)
