@@ -72,7 +72,7 @@ def build(checkout: Path, work: Path) -> str:
     engine = sorted((checkout / "artemis-selector/src/main/java").rglob("*.java"))
     cp = ":".join(str(Path("/usr/share/java") / j) for j in ("slf4j-api.jar", "slf4j-nop.jar"))
     subprocess.run(["javac", "-nowarn", "-cp", cp, "-d", str(classes), *map(str, engine), *map(str, src.rglob("*.java")),
-                    str(HERE / "java" / "ArtemisSelectorHarness.java")], check=True, capture_output=True, timeout=300)
+                    str(HERE / "java" / "ArtemisSelectorHarness.java"), str(HERE / "java" / "DeliveryModes.java")], check=True, capture_output=True, timeout=300)
     return f"{classes}:{cp}"
 
 

@@ -255,8 +255,6 @@ def test_the_broker_selects_what_the_activemq_dialect_selects(broker: activemq_b
     assert judged >= 60 and refused >= 1
 
 
-@pytest.mark.xfail(strict=True, reason="dialects/_broker.py negative_zero_reads_zero reads -0.0 as 0.0; the live broker (and "
-                   "the activemq-client jar, tests/activemq_engine.py) compare -0.0 below 0.0, as Double.compareTo does")
 def test_negative_zero_as_the_live_broker_reads_it(broker: activemq_broker.Broker) -> None:
     from jmsctl import selector as sel
 

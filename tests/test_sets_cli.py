@@ -144,6 +144,12 @@ def test_coverage_gap_given_and_like(tmp_path: Path) -> None:
     r = run("coverage", "x > 0", "--given", "x > 5", "--format", "json")
     (doc,) = answers(r.output)
     assert doc["result"] == "covered"
+    assert doc["selectors"] == ["x > 0"] and doc["given"] == {"selector": "x > 5", "verdict": None}
+    # the --given condition is its own field, never a third covering selector (issue 35 item 14)
+    r = run("coverage", "x > 0", "x < -5", "--given", "x > -9", "--format", "json")
+    (doc,) = answers(r.output)
+    assert doc["result"] == "gap" and doc["selectors"] == ["x > 0", "x < -5"] and len(doc["verdicts"]) == 2
+    assert doc["given"] == {"selector": "x > -9", "verdict": "TRUE"} and "TRUE" not in doc["verdicts"]
     bad = tmp_path / "bad.ndjson"
     bad.write_text('{"properties": {"a": 1}}\n{"properties": []}\n')
     r = run("coverage", "a = 1", "--like", str(bad))

@@ -189,7 +189,7 @@ def _pool(texts, rng: random.Random):
     """Boundary messages built from the selectors' own literals (the portability lint's search),
     then a sample of the shared random messages."""
     asts = [sel.analyze(t).ast for t in texts]
-    ing = w.ingredients(asts)
+    ing = w.ingredients(asts, valid_only=True)  # the solver's domain: messages validate accepts
     out = [c.message() for c in w.messages(" ".join(texts), ing, 80)]
     return out + rng.sample(RANDOM_MESSAGES, 80)
 
@@ -215,6 +215,8 @@ def _random_messages(count: int) -> list:
                 headers[name] = rng.choice(["PERSISTENT", "NON_PERSISTENT"])
             elif name == "JMSType":
                 headers[name] = rng.choice(STRINGS)
+            elif name == "JMSXGroupSeq":  # an int, as the specification types it (validate: N007)
+                props[name] = (INT, rng.choice(edges[INT]))
             else:
                 t = rng.choice(list(edges))
                 props[name] = (t, rng.choice(edges[t]))

@@ -26,7 +26,7 @@ import z3
 
 from jmsctl.selector import nodes as n
 from jmsctl.selector.like import split_pattern
-from jmsctl.spec import DELIVERY_MODES, PRIORITY_RANGE
+from jmsctl.spec import DELIVERY_MODES, JMSX_TYPES, PRIORITY_RANGE
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, RANGES, SHORT, STRING, JType, TypedValue
 
 MAX_CHAR = 0x2FFFF  # z3's alphabet; characters no literal uses are interchangeable, so this loses nothing
@@ -143,6 +143,9 @@ HEADER_TYPES: Mapping[str, JType] = {
     "JMSDeliveryMode": STRING, "JMSPriority": INT, "JMSMessageID": STRING,
     "JMSTimestamp": LONG, "JMSCorrelationID": STRING, "JMSType": STRING,
 }
+# A name of one type: a header's, or a JMSX property's as the specification types it (validate's
+# N007 rejects any other type, so a witness never has one; docs/FORMAT.md).
+FIXED_TYPES: Mapping[str, JType] = {**HEADER_TYPES, **{name: JType.from_name(t) for name, t in JMSX_TYPES.items()}}
 
 
 @dataclass(frozen=True)
@@ -240,9 +243,9 @@ class Message:
         if found is not None:
             return found
         types: set[JType | None] = {None, *JType}
-        header = HEADER_TYPES.get(name)
-        if header is not None:
-            types = {None, header}
+        fixed = FIXED_TYPES.get(name)
+        if fixed is not None:
+            types = {None, fixed}
         allowed = self.domain.allowed(name)
         if allowed is not None:
             types &= set(allowed)
@@ -257,7 +260,7 @@ class Message:
         found = _VALUES.get(name)
         if found is not None:
             return found
-        header = HEADER_TYPES.get(name)
+        header = FIXED_TYPES.get(name)
         out = _VALUES[name] = Val()
         out.add(s.is_type(None), K.NULL)
         # a header has its one type or none (javadoc): its other kinds are left out, not merely

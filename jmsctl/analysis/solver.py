@@ -260,8 +260,12 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
         names = ", ".join(sorted({d for d in each if d not in ENCODED}))
         return Unknown(f"the {names} dialect's evaluation is not encoded for the solver, and the bounded search found no witness")
     size = sum(p.size for p in prepared)
-    if size > MAX_NODES:  # the encoding alone would outlast any timeout (a generated 100,000-term selector)
-        return Unknown(f"{size} terms are more than the solver is given ({MAX_NODES}); no proof is claimed")
+    if size > MAX_NODES:  # the encoding alone would outlast any budget: the bounded search first, as for a broker dialect
+        probed = _probe(prepared, confirmed, found, domain, SEARCH) if count < SEARCH else None
+        if probed is not None:
+            return probed
+        return Unknown(f"{size} terms are more than the solver is given ({MAX_NODES}), and the bounded search of {SEARCH:,} "
+                       "messages found no witness; no proof is claimed")
     ctx_message = smt.Message(domain)
     try:
         tris = [_encoded(p, ctx_message) for p in prepared]
@@ -351,7 +355,7 @@ def _probe_alone(p: _Prepared, budget: int | None = None, guard: Budget | None =
         p.probed, budget = True, ALONE
     from jmsctl.analysis import witness as w
 
-    messages: Iterator[Message] = (c.message() for c in w.messages(p.text, w.ingredients([p.ast]), budget))
+    messages: Iterator[Message] = (c.message() for c in w.messages(p.text, w.ingredients([p.ast], valid_only=True), budget))
     if guard is not None:  # the deeper search: half of it random messages with wider numbers
         messages = itertools.chain(itertools.islice(messages, budget // 2), _wide_messages(p, budget // 2))
     for i, candidate in enumerate(messages):
@@ -371,12 +375,12 @@ def _wide_messages(p: _Prepared, count: int) -> Iterator[Message]:
     property, one of WIDE in each numeric type (seeded by the text: the same messages every run)."""
     from jmsctl.analysis import witness as w
 
-    ing = w.ingredients([p.ast])
+    ing = w.ingredients([p.ast], valid_only=True)
     table = w.candidates(ing.names, ing)
     wide = [(t, float(v) if t in (FLOAT, DOUBLE) else v) for v in WIDE for t in (INT, LONG, FLOAT, DOUBLE)]
     for name, values in table.items():
         if name not in w.HEADERS and len(values) > 1:  # not a header, nor a name no message carries
-            values.extend(wide)
+            values.extend(v for v in wide if name not in smt.FIXED_TYPES or v[0] is smt.FIXED_TYPES[name])
     rng = random.Random(zlib.crc32(p.text.encode("utf-8", "surrogatepass")))
     for _ in range(count):
         chosen = {name: rng.choice(vs) for name, vs in table.items()}
@@ -487,7 +491,7 @@ def _probe(prepared: Sequence[_Prepared], confirmed: Callable[[Sequence[str]], b
 
     texts = tuple(p.text for p in prepared)
     compiled = [p.compiled for p in prepared]
-    for candidate in w.messages(" ".join(texts), w.ingredients([p.ast for p in prepared]), budget):
+    for candidate in w.messages(" ".join(texts), w.ingredients([p.ast for p in prepared], valid_only=True), budget):
         message = candidate.message()
         if _in_domain(message, domain) and confirmed(_verdicts(compiled, message)):
             doc = _doc(message)

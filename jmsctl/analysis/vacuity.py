@@ -59,7 +59,7 @@ def diagnostics(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TI
 def _probes(text: str, ast: n.Node) -> Iterator[w.Candidate]:
     """Every name present with the kind its uses expect (an AND of conditions wants them all), then
     the lint's order (absent first, every kind); built only as far as they are read."""
-    typed = w.ingredients([ast], ast)
+    typed = w.ingredients([ast], ast, valid_only=True)
     yield from w.messages(text, typed, PROBES // 2, present=frozenset(typed.names))
     yield from w.messages(text, w.ingredients([ast]), PROBES // 2)
 

@@ -24,6 +24,7 @@ from jmsctl import selector as sel
 from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.messages.model import Message
 from jmsctl.selector import nodes as n
+from jmsctl.spec import JMSX_TYPES
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING, TypedValue, in_range, int_to_f32, to_f32
 
 STANDARD = "jakarta"
@@ -49,6 +50,7 @@ class Ingredients:
     patterns: tuple[tuple[str, str | None], ...]
     kinds: tuple[tuple[str, frozenset[str]], ...] = ()
     near: tuple[tuple[str, Ingredients], ...] = ()  # per identifier: the literals of its own predicates
+    valid_only: bool = False  # only messages validate accepts (JMSX properties of their own type): the solver's witnesses
 
 
 STRING_KIND, NUMBER_KIND, BOOLEAN_KIND = "string", "number", "boolean"
@@ -98,9 +100,11 @@ def _kind(value: TypedValue) -> str:
     return STRING_KIND if t is STRING else BOOLEAN_KIND if t is BOOLEAN else NUMBER_KIND
 
 
-def ingredients(asts: Iterable[n.Node | None], standard: n.Node | None = None) -> Ingredients:
+def ingredients(asts: Iterable[n.Node | None], standard: n.Node | None = None, valid_only: bool = False) -> Ingredients:
     """Identifiers and literals of one or more readings of a selector (each dialect's AST), in order;
-    with ``standard`` (the standard's AST) properties keep to the kinds of value it expects."""
+    with ``standard`` (the standard's AST) properties keep to the kinds of value it expects;
+    ``valid_only``: JMSX properties only of the specification's type (the portability lint also
+    shows how a broker reads a mistyped one)."""
     names: dict[str, None] = {}
     numbers: dict[int | float, None] = {}
     strings: dict[str, None] = {}
@@ -121,7 +125,7 @@ def ingredients(asts: Iterable[n.Node | None], standard: n.Node | None = None) -
     kinds = tuple(expected_kinds(standard).items()) if standard is not None else ()
     near = tuple(_near(standard).items()) if standard is not None and len(names) > 1 else ()
     cap = MAX_LITERALS
-    return Ingredients(tuple(names), tuple(numbers)[:cap], tuple(strings)[:cap], tuple(patterns)[:cap], kinds, near)
+    return Ingredients(tuple(names), tuple(numbers)[:cap], tuple(strings)[:cap], tuple(patterns)[:cap], kinds, near, valid_only)
 
 
 MAX_LITERALS = 16  # literals of the whole selector every identifier tries (each also tries those of its predicates)
@@ -304,6 +308,8 @@ def candidates(names: Sequence[str], ing: Ingredients) -> dict[str, list[Any]]:
         if mine is not None and (mine.numbers or mine.strings) and mine.numbers + mine.strings != ing.numbers + ing.strings:
             own = [v for v in property_candidates(mine) if allowed is None or _kind(v) in allowed]
             values = _unique([*own[:NEAR_FIRST], *values, *own])
+        if ing.valid_only and name in JMSX_TYPES:  # the specification's type only: validate rejects any other (N007)
+            values = [v for v in values if v[0].java_name == JMSX_TYPES[name]]
         table[name] = [ABSENT, *values]
     return table
 

@@ -84,7 +84,9 @@ class Printer:
     unknown: int = 0
 
     def answer(self, answer: solver.Answer, labels: Sequence[str], texts: Sequence[str], headline: str,
-               extra: dict[str, Any] | None = None) -> None:
+               extra: dict[str, Any] | None = None, given: str | None = None) -> None:
+        """One answer; ``given`` (coverage's --given, the last of ``texts``) gets its own JSON field,
+        ``given`` with its selector and verdict, so that it never reads as one more covering selector."""
         if isinstance(answer, solver.Proof):
             self.proved += 1
         elif isinstance(answer, solver.Witness):
@@ -93,6 +95,12 @@ class Printer:
             self.unknown += 1
         if self.json:
             doc = {**(extra or {}), "selectors": list(texts), **solver.as_json(answer)}
+            if given is not None:
+                doc["selectors"] = list(texts[:-1])
+                verdicts = doc["verdicts"]
+                doc["given"] = {"selector": given, "verdict": verdicts[-1] if verdicts else None}
+                if verdicts:
+                    doc["verdicts"] = verdicts[:-1]
             sys.stdout.write(orjson.dumps(doc).decode() + "\n")
             return
         con = self.console

@@ -2,7 +2,7 @@
 // from an Artemis checkout, fed the line protocol of tests/activemq_engine.py. The message is read as
 // the reference runs behind tests/conformance/brokers/artemis.jsonl read it: the JMS client's
 // SelectorTranslator, then the server's trim(); AMQPriority, AMQTimestamp, AMQExpiration, AMQUserID
-// and AMQDurable from the headers (NULL when absent); JMSXGroupSeq absent (the client keeps it in
+// and AMQDurable from the headers (NULL when absent; JMSDeliveryMode a string or the number 2 / 1, DeliveryModes.java); JMSXGroupSeq absent (the client keeps it in
 // the core group sequence); everything else a property.
 import java.io.*;
 import java.nio.charset.StandardCharsets;
@@ -51,7 +51,7 @@ public final class ArtemisSelectorHarness {
                     case "AMQExpiration": return h.get("JMSExpiration");
                     case "AMQUserID": return h.get("JMSMessageID");
                     case "AMQGroupID": return p.get("JMSXGroupID");
-                    case "AMQDurable": { Object d = h.get("JMSDeliveryMode"); return d == null ? null : ("PERSISTENT".equals(d) ? "DURABLE" : "NON_DURABLE"); }
+                    case "AMQDurable": return DeliveryModes.durable(h.get("JMSDeliveryMode"));  // "PERSISTENT" or 2
                     case "JMSType": case "JMSCorrelationID": return h.get(n);
                     case "JMSXGroupSeq": return null;
                     default: return p.get(n);

@@ -48,7 +48,7 @@ def coverage(
         headline = {"covered": f"every one of the {what} is selected", "gap": f"one of the {what} is selected by none",
                     "unknown": "no answer"}[answer.result]
         labels = [sets.where(s) for s in srcs] + (["--given"] if given is not None else [])
-        printer.answer(answer, labels, [*texts, *([given] if given is not None else [])], headline)
+        printer.answer(answer, labels, [*texts, *([given] if given is not None else [])], headline, given=given)
     raise typer.Exit(printer.status)
 
 

@@ -49,7 +49,6 @@ class Dialect:
     double_vs_float: str = "widen"  # "widen" or "float-cast-throws" (Double compared with Float)
     convert_string_expressions: bool = False  # a String compared with a number or boolean is read with its valueOf first
     header_defaults: MappingProxyType[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    negative_zero_reads_zero: bool = False  # a -0.0 property value is read as 0.0
     field_backed_jmsx: bool = False  # JMSXGroupSeq/JMSXDeliveryCount/JMSXGroupID/JMSRedelivered are message fields
     null_names: tuple[str, ...] = ()  # names the engine reads as NULL whatever the message holds
     extra_headers: tuple[str, ...] = ()  # header names outside the javadoc's list that the engine evaluates

@@ -18,7 +18,6 @@ SHARED_SWITCHES = {
     "block_comments": True,
     "evaluation": "java",
     "integer_division_truncates": False,
-    "negative_zero_reads_zero": True,
 }
 
 SHARED_EVIDENCE = {
@@ -42,8 +41,5 @@ SHARED_EVIDENCE = {
                   "hex and octal go through Long.parseLong (0xFFFFFFFF is the Long 4294967295), "
                   "floating literals are Double; the same in "
                   f"{ART_F}",
-    "negative_zero_reads_zero": "observed, not found in the sources: in the reference runs behind "
-                                "tests/conformance/brokers (case *-spec-277, 'z = 0' with z = -0.0 is delivered by both "
-                                "engines) a -0.0 property compares as 0.0, although Double.compareTo(-0.0, 0.0) is -1",
     "integer_division_truncates": f"{AMQ_F}ArithmeticExpression.java divide(): left.doubleValue() / right.doubleValue()",
 }

@@ -437,15 +437,7 @@ class _Compiler:
                 v = get(name)
                 return (STRING, _DURABLE.get(v[1], v[1])) if v is not None and v[0] is STRING else v
             return durable
-        if self.d.negative_zero_reads_zero:
-            return lambda get: _unsigned_zero(get(name))
         return lambda get: get(name)
-
-
-def _unsigned_zero(v: Any) -> Any:
-    if v is not None and v[1] == 0.0 and v[0] in (FLOAT, DOUBLE):
-        return (v[0], 0.0)
-    return v
 
 
 def _java_integer(v: Any) -> int | None:
