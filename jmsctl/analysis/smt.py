@@ -145,7 +145,7 @@ HEADER_TYPES: Mapping[str, JType] = {
 }
 # A name of one type: a header's, or a JMSX property's as the specification types it (validate's
 # N007 rejects any other type, so a witness never has one; docs/FORMAT.md).
-FIXED_TYPES: Mapping[str, JType] = {**HEADER_TYPES, **{name: JType.from_name(t) for name, t in JMSX_TYPES.items()}}
+FIXED_TYPES: Mapping[str, JType] = {**HEADER_TYPES, **{name: t for name in JMSX_TYPES if (t := JType.from_name(JMSX_TYPES[name]))}}
 
 
 @dataclass(frozen=True)
