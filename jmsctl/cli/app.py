@@ -67,6 +67,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "validate": ("jmsctl.cli.commands.validate", "validate_command", MESSAGES),
     "convert": ("jmsctl.cli.commands.convert", "convert", MESSAGES),
     "profile": ("jmsctl.cli.commands.profile", "profile_command", MESSAGES),
+    "view": ("jmsctl.cli.commands.view", "view", MESSAGES),
     "browse": ("jmsctl.cli.commands.broker", "browse", BROKERS),
     "send": ("jmsctl.cli.commands.broker", "send", BROKERS),
     "watch": ("jmsctl.cli.commands.broker", "watch", BROKERS),

@@ -1,0 +1,439 @@
+"""``jmsctl view``: the Textual application. The list of messages on the left, the selected message,
+the explanation and the profile on the right, the selector line below, checked and applied as it is
+typed, the counts in the status line.
+
+Narrowing runs in a thread worker (``Dump.narrow``: the fast filter for an indexed NDJSON file) and
+reports its steps to the screen; a key typed meanwhile cancels it and starts the next one. Nothing
+here evaluates a selector by itself: the dump, the explainer and the profiler do.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shlex
+import subprocess
+from array import array
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, Input, ProgressBar, Static, TabbedContent, TabPane
+from textual.worker import get_current_worker
+
+from jmsctl import selector as sel
+from jmsctl.analysis.profile import Profiler
+from jmsctl.cli.view.complete import NameSuggester, sample_names
+from jmsctl.cli.view.index import Dump, Step
+from jmsctl.cli.view.panes import diagnostics_text, explanation_pane, message_pane, profile_pane
+from jmsctl.cli.view.rows import MessageList, Rows
+from jmsctl.cli.view.screens import AskScreen, HelpScreen
+from jmsctl.cli.view.write import WRITABLE, write_selection
+from jmsctl.filter import Counts
+
+PROFILE_LIMIT = 20_000  # records profiled at most (the first of the selection): reading each one costs
+
+
+class SelectorInput(Input):
+    """The selector line: Escape back to the list, up/down walk the history."""
+
+    BINDINGS = [
+        Binding("escape", "leave", "list", show=False),
+        Binding("up", "history(-1)", show=False),
+        Binding("down", "history(1)", show=False),
+    ]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.history: list[str] = []
+        self._at = 0
+
+    def remember(self, text: str) -> None:
+        if text.strip() and (not self.history or self.history[-1] != text):
+            self.history.append(text)
+        self._at = len(self.history)
+
+    def action_history(self, step: int) -> None:
+        if not self.history:
+            return
+        self._at = max(0, min(len(self.history), self._at + step))
+        self.value = self.history[self._at] if self._at < len(self.history) else ""
+        self.cursor_position = len(self.value)
+
+    def action_leave(self) -> None:
+        self.remember(self.value)
+        self.app.query_one(MessageList).focus()
+
+
+class ViewApp(App[str | None]):
+    TITLE = "jmsctl view"
+    CSS = """
+    #title { height: 1; background: $panel; color: $text; padding: 0 1; }
+    #main { height: 1fr; }
+    #left { width: 1fr; min-width: 40; }
+    #colheads { height: 1; color: $text-muted; text-style: bold; }
+    #right { width: 1fr; border-left: solid $panel-lighten-2; }
+    #selector { border: tall $accent; }
+    #selector.-invalid { border: tall $error; }
+    #diagnostics { height: auto; max-height: 10; padding: 0 1; }
+    #diagnostics.-none { display: none; }
+    #status { height: 1; padding: 0 1; }
+    #counts { width: 1fr; }
+    #progress { width: 30; }
+    """
+    BINDINGS = [
+        Binding("slash", "focus_selector", "selector"),
+        Binding("question_mark,f1", "help", "help"),
+        Binding("q", "quit", "quit"),
+        Binding("x", "print_and_quit", "quit, print selector"),
+        Binding("m", "pane('message')", "message", show=False),
+        Binding("e", "pane('explain')", "explain", show=False),
+        Binding("f", "pane('profile')", "profile", show=False),
+        Binding("u", "toggle_unknown", "UNKNOWN group"),
+        Binding("a", "add_column", "column", show=False),
+        Binding("g", "jump", "go to"),
+        Binding("w", "write", "write"),
+        Binding("c", "copy_id", "copy id", show=False),
+        Binding("o", "pager", "pager", show=False),
+        Binding("r", "refresh", "refresh", show=False),
+    ]
+
+    def __init__(self, dump: Dump, dialect: str = "jakarta", selector: str = "", refresh: Callable[[], Dump] | None = None) -> None:
+        super().__init__()
+        self.dump = dump
+        self.dialect = dialect
+        self.initial = selector
+        self.reload = refresh
+        self.generation = 0  # of the narrowing whose steps are shown
+        self.valid_text = ""  # the last valid selector (what the list shows)
+        self.found: array[int] = array("q")
+        self.counts: Counts | None = None
+        self.done = 1.0
+        self.narrowing = False
+        self.show_unknown = False
+        self.unknown: list[int] | None = None
+        self.names: list[str] = []
+        self.message_out: str | None = None
+
+    # ----- layout -----
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.dump.name, id="title", markup=False)
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Static("", id="colheads", markup=False)
+                yield MessageList(self.dump, id="list")
+            with TabbedContent(id="right", initial="message"):
+                with TabPane("Message", id="message"), VerticalScroll():
+                    yield Static("", id="message-body")
+                with TabPane("Explain", id="explain"), VerticalScroll():
+                    yield Static("", id="explain-body")
+                with TabPane("Profile", id="profile"), VerticalScroll():
+                    yield Static("", id="profile-body")
+        yield SelectorInput(placeholder="/ to type a selector (empty: every message)", id="selector")
+        yield Static("", id="diagnostics", classes="-none")
+        with Horizontal(id="status"):
+            yield Static("", id="counts", markup=False)
+            yield ProgressBar(total=100, show_eta=False, id="progress")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        ml = self.query_one(MessageList)
+        self.query_one("#colheads", Static).update(ml.header())
+        ml.focus()
+        self.set_interval(0.2, self._poll_index)
+        self._sample_names()
+        if self.initial:
+            self.query_one(SelectorInput).value = self.initial
+        self._status()
+
+    @work(thread=True, group="names")
+    def _sample_names(self) -> None:
+        names = sample_names(self.dump)
+        self.call_from_thread(self._set_names, names)
+
+    def _set_names(self, names: list[str]) -> None:
+        self.names = names
+        self.query_one(SelectorInput).suggester = NameSuggester(names)
+
+    def _poll_index(self) -> None:
+        """While the index grows, the list of every record grows with it."""
+        ml = self.query_one(MessageList)
+        if not self.valid_text.strip() and len(ml.rows) != len(self.dump.ids()):
+            ml.show(Rows(self.dump.ids()))
+            self._status()
+        elif self.dump.complete and not self.narrowing and not self.valid_text.strip():
+            self._status()
+
+    # ----- the selector line -----
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id != "selector":
+            return
+        text = event.value
+        analysis = sel.analyze(text, self.dialect)
+        box = self.query_one("#diagnostics", Static)
+        event.input.set_class(not analysis.valid, "-invalid")
+        shown = analysis.errors if not analysis.valid else analysis.warnings
+        box.update(diagnostics_text(text, shown) if shown else "")
+        box.set_class(not shown, "-none")
+        if not analysis.valid:
+            self.generation += 1  # a narrowing still running is for a text no longer there
+            self.workers.cancel_group(self, "narrow")
+            self.narrowing = False
+            self._status(invalid=True)
+            return
+        self.valid_text = text
+        self._start_narrowing(text)
+        self._update_panes()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "selector":
+            assert isinstance(event.input, SelectorInput)
+            event.input.remember(event.value)
+            self.query_one(MessageList).focus()
+
+    def _start_narrowing(self, text: str) -> None:
+        self.generation += 1
+        self.workers.cancel_group(self, "narrow")
+        self.workers.cancel_group(self, "profile")
+        self.unknown = None
+        ml = self.query_one(MessageList)
+        if not text.strip():
+            self.found = array("q")
+            self.counts = None
+            self.narrowing = False
+            self.done = 1.0
+            ml.show(Rows(self.dump.ids()))
+            self._status()
+            return
+        selector = sel.compile(text, self.dialect)
+        self.found = array("q")
+        self.counts = Counts()
+        self.narrowing = True
+        self.done = 0.0
+        ml.show(Rows(self.found), keep=False)
+        self._status()
+        self._narrow(selector, self.generation)
+
+    @work(thread=True, group="narrow")
+    def _narrow(self, selector: sel.Selector, generation: int) -> None:
+        worker = get_current_worker()
+
+        def cancelled() -> bool:
+            return worker.is_cancelled or generation != self.generation
+
+        def report(step: Step) -> None:
+            if not cancelled():
+                self.call_from_thread(self._step, generation, step)
+
+        finished = self.dump.narrow(selector, cancelled, report)
+        if finished and self.show_unknown and not cancelled():
+            self._find_unknown(selector, generation, cancelled)
+
+    def _find_unknown(self, selector: sel.Selector, generation: int, cancelled: Callable[[], bool]) -> None:
+        negation = sel.compile(f"NOT (\n{selector.text}\n)", self.dialect)
+        unknown = self.dump.unknown_ids(negation, list(self.found), cancelled)
+        if unknown is not None and not cancelled():
+            self.call_from_thread(self._set_unknown, generation, unknown)
+
+    def _step(self, generation: int, step: Step) -> None:
+        if generation != self.generation:
+            return
+        if step.ids:
+            self.found.extend(step.ids)
+        self.counts = step.counts
+        self.done = step.done
+        if step.done >= 1.0:
+            self.narrowing = False
+        ml = self.query_one(MessageList)
+        ml.show(Rows(self.found, self.unknown, self._unknown_title()))
+        self._status()
+        if not self.narrowing:
+            self._update_panes()
+
+    def _set_unknown(self, generation: int, unknown: list[int]) -> None:
+        if generation != self.generation:
+            return
+        self.unknown = unknown
+        self.query_one(MessageList).show(Rows(self.found, unknown, self._unknown_title()))
+
+    def _unknown_title(self) -> str:
+        return f"UNKNOWN ({len(self.unknown):,})" if self.unknown is not None else ""
+
+    # ----- status line -----
+
+    def _status(self, invalid: bool = False) -> None:
+        parts: list[str] = []
+        total = len(self.dump.ids())
+        if invalid:
+            parts.append("invalid selector: the list shows the last valid one")
+        if self.counts is None or not self.valid_text.strip():
+            state = "" if self.dump.complete else " (indexing…)"
+            parts.append(f"{total:,} messages{state}")
+            self.done = 1.0 if self.dump.complete else self.done
+        else:
+            c = self.counts
+            parts.append(f"TRUE {c.true:,}  FALSE {c.false:,}  UNKNOWN {c.unknown:,}  rejected {c.rejected:,}  read {c.read:,}")
+            if self.narrowing:
+                parts.append("narrowing…")
+        if self.show_unknown:
+            parts.append("[u] UNKNOWN group on")
+        self.query_one("#counts", Static).update("  |  ".join(parts))
+        self.query_one("#progress", ProgressBar).update(progress=round(self.done * 100))
+
+    # ----- panes -----
+
+    def on_message_list_highlighted(self, event: MessageList.Highlighted) -> None:
+        self._update_panes()
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self._update_panes()
+
+    def _update_panes(self) -> None:
+        ml = self.query_one(MessageList)
+        rid = ml.current()
+        record = self.dump.record(rid) if rid is not None else None
+        active = self.query_one(TabbedContent).active
+        if active == "message":
+            body = message_pane(record) if record is not None else Text("(no message)", style="dim")
+            self.query_one("#message-body", Static).update(body)
+        elif active == "explain":
+            self.query_one("#explain-body", Static).update(explanation_pane(self.valid_text, record, self.dialect))
+        elif active == "profile" and not self.narrowing:
+            self.query_one("#profile-body", Static).update(profile_pane(None, ""))
+            self._profile(list(ml.rows.main if isinstance(ml.rows, Rows) else ml.rows)[:PROFILE_LIMIT], len(ml.rows), self.generation)
+
+    @work(thread=True, group="profile", exclusive=True)
+    def _profile(self, ids: Sequence[int], total: int, generation: int) -> None:
+        worker = get_current_worker()
+        profiler = Profiler()
+        for i, rid in enumerate(ids):
+            if i % 500 == 0 and (worker.is_cancelled or generation != self.generation):
+                return
+            profiler.add_record(self.dump.record(rid))
+        of = f"the selection: {len(ids):,} messages" + (f" (the first {len(ids):,} of {total:,})" if total > len(ids) else "")
+        result = profiler.result()
+        if not worker.is_cancelled and generation == self.generation:
+            self.call_from_thread(lambda: self.query_one("#profile-body", Static).update(profile_pane(result, of)))
+
+    # ----- keys -----
+
+    def action_focus_selector(self) -> None:
+        self.query_one(SelectorInput).focus()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_print_and_quit(self) -> None:
+        self.exit(self.query_one(SelectorInput).value)
+
+    def action_pane(self, name: str) -> None:
+        self.query_one(TabbedContent).active = name
+
+    def action_toggle_unknown(self) -> None:
+        self.show_unknown = not self.show_unknown
+        self._start_narrowing(self.valid_text)
+
+    def action_add_column(self) -> None:
+        def add(name: Any) -> None:
+            if name and name.strip():
+                ml = self.query_one(MessageList)
+                ml.properties.append(name.strip())
+                self.query_one("#colheads", Static).update(ml.header())
+                ml.refresh_size()
+
+        hint = ", ".join(n for n in self.names if not n.startswith("JMS"))[:60]
+        self.push_screen(AskScreen(f"Property to show as a column ({hint}…):"), add)
+
+    def action_jump(self) -> None:
+        def jump(answer: Any) -> None:
+            if not answer or not answer.strip():
+                return
+            pos = answer.strip()
+            rid = self._rid_at(pos)
+            if rid is None or not self.query_one(MessageList).go_to(rid):
+                self.notify(f"no message at {pos} in the list", severity="warning")
+
+        self.push_screen(AskScreen("Go to position (as in FILE:POSITION):"), jump)
+
+    def _rid_at(self, pos: str) -> int | None:
+        ids = self.dump.ids()
+        if isinstance(ids, range):  # a loaded dump: its positions are its own (FILE:[i], QUEUE:N)
+            return next((rid for rid in ids if self.dump.position(rid) == pos), None)
+        return int(pos) if pos.isdigit() else None
+
+    def action_write(self) -> None:
+        if self.narrowing:
+            self.notify("the narrowing is still running: write when it is done", severity="warning")
+            return
+
+        def write(answer: Any) -> None:
+            if not answer or not answer[0].strip():
+                return
+            path, fmt = answer
+            self._write(path.strip(), fmt)
+
+        self.push_screen(AskScreen("Write the selection to (all or nothing):", "", WRITABLE), write)
+
+    @work(thread=True, group="write")
+    def _write(self, path: str, fmt: str) -> None:
+        ml = self.query_one(MessageList)
+        ids = list(ml.rows.main) if isinstance(ml.rows, Rows) else list(ml.rows)
+        outcome, severity = write_selection(self.dump, ids, path, fmt)
+        self.call_from_thread(self.notify, outcome, severity=severity, timeout=6)
+
+    def action_copy_id(self) -> None:
+        rid = self.query_one(MessageList).current()
+        record = self.dump.record(rid) if rid is not None else None
+        mid = record.message.headers.get("JMSMessageID") if record is not None and record.message is not None else None
+        if mid is None:
+            self.notify("this message has no JMSMessageID", severity="warning")
+            return
+        self.copy_to_clipboard(str(mid))
+        self.notify(f"copied {mid}")
+
+    def action_pager(self) -> None:
+        rid = self.query_one(MessageList).current()
+        if rid is None:
+            return
+        buffer = io.StringIO()
+        Console(file=buffer, no_color=True, highlight=False, width=120, force_terminal=False).print(message_pane(self.dump.record(rid)))
+        pager = shlex.split(os.environ.get("PAGER") or "less")
+        with self.suspend():
+            try:
+                subprocess.run(pager, input=buffer.getvalue().encode("utf-8", "backslashreplace"), check=False)
+            except OSError as exc:
+                self.notify(f"cannot run $PAGER {pager[0]}: {exc.strerror or exc}", severity="error")
+
+    def action_refresh(self) -> None:
+        if self.reload is None:
+            self.notify("r browses the queue again: only for jmsctl view URL QUEUE", severity="warning")
+            return
+        self._reload()
+
+    @work(thread=True, group="reload", exclusive=True)
+    def _reload(self) -> None:
+        assert self.reload is not None
+        try:
+            dump = self.reload()
+        except Exception as exc:  # a broker error: said on the screen, the list kept
+            self.call_from_thread(self.notify, str(exc), severity="error")
+            return
+        self.call_from_thread(self._replace_dump, dump)
+
+    def _replace_dump(self, dump: Dump) -> None:
+        self.dump = dump
+        ml = self.query_one(MessageList)
+        ml.dump = dump
+        self.query_one("#title", Static).update(dump.name)
+        self._start_narrowing(self.valid_text)
+        self.notify(f"browsed again: {len(dump.ids()):,} messages")
+
+
+__all__ = ["SelectorInput", "ViewApp"]
