@@ -7,7 +7,7 @@ import re
 
 from textual.suggester import Suggester
 
-from jmsctl.cli.view.index import Dump
+from jmsctl.cli.commands.view.index import Dump
 
 SAMPLE = 1000  # records read for their property names
 _LAST_WORD = re.compile(r"[A-Za-z_$][\w$]*$")

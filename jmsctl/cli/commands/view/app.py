@@ -15,25 +15,25 @@ import shlex
 import subprocess
 from array import array
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.console import Console
 from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Input, ProgressBar, Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
 from jmsctl import selector as sel
 from jmsctl.analysis.profile import Profiler
-from jmsctl.cli.view.complete import NameSuggester, sample_names
-from jmsctl.cli.view.index import Dump, Step
-from jmsctl.cli.view.panes import diagnostics_text, explanation_pane, message_pane, profile_pane
-from jmsctl.cli.view.rows import MessageList, Rows
-from jmsctl.cli.view.screens import AskScreen, HelpScreen
-from jmsctl.cli.view.write import WRITABLE, write_selection
+from jmsctl.cli.commands.view.complete import NameSuggester, sample_names
+from jmsctl.cli.commands.view.index import Dump, Step
+from jmsctl.cli.commands.view.panes import diagnostics_text, explanation_pane, message_pane, profile_pane
+from jmsctl.cli.commands.view.rows import MessageList, Rows
+from jmsctl.cli.commands.view.screens import AskScreen, HelpScreen
+from jmsctl.cli.commands.view.write import WRITABLE, write_selection
 from jmsctl.filter import Counts
 
 PROFILE_LIMIT = 20_000  # records profiled at most (the first of the selection): reading each one costs
@@ -42,7 +42,7 @@ PROFILE_LIMIT = 20_000  # records profiled at most (the first of the selection):
 class SelectorInput(Input):
     """The selector line: Escape back to the list, up/down walk the history."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "leave", "list", show=False),
         Binding("up", "history(-1)", show=False),
         Binding("down", "history(1)", show=False),
@@ -86,7 +86,7 @@ class ViewApp(App[str | None]):
     #counts { width: 1fr; }
     #progress { width: 30; }
     """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_selector", "selector"),
         Binding("question_mark,f1", "help", "help"),
         Binding("q", "quit", "quit"),
@@ -164,7 +164,7 @@ class ViewApp(App[str | None]):
     def _poll_index(self) -> None:
         """While the index grows, the list of every record grows with it."""
         ml = self.query_one(MessageList)
-        if not self.valid_text.strip() and len(ml.rows) != len(self.dump.ids()):
+        if not self.valid_text.strip() and ml.virtual_size.height != len(self.dump.ids()):
             ml.show(Rows(self.dump.ids()))
             self._status()
         elif self.dump.complete and not self.narrowing and not self.valid_text.strip():

@@ -172,7 +172,7 @@ class IndexedDump(Dump):
         self._done = threading.Event()
         self._cache: OrderedDict[int, Record] = OrderedDict()
         self._lock = threading.Lock()
-        self._file = open(path, "rb")  # noqa: SIM115 - kept open for the records shown, closed by close()
+        self._fd = os.open(path, os.O_RDONLY)  # kept open for the records shown, closed by close()
         self._thread = threading.Thread(target=self._build, name="jmsctl-view-index", daemon=True)
         self._thread.start()
 
@@ -254,24 +254,26 @@ class IndexedDump(Dump):
         return str(rid)
 
     def record(self, rid: int) -> Record:
-        cached = self._cache.get(rid)
-        if cached is not None:
-            self._cache.move_to_end(rid)
-            return cached
+        """The record of line ``rid``, read with ``pread`` (no shared file position: the screen, the
+        profile and the write read records from their own threads)."""
         with self._lock:
+            cached = self._cache.get(rid)
+            if cached is not None:
+                self._cache.move_to_end(rid)
+                return cached
             start = self.offsets[rid - 1]
             end = self.offsets[rid] if rid < len(self.offsets) else self.size
         if end - start > self.max_size + 2:
             record = Record(self.location(rid), None, None, record_too_large(end - start - 1, self.max_size))
         else:
-            self._file.seek(start)
-            raw = self._file.read(end - start).rstrip(b"\n").rstrip(b"\r")
+            raw = os.pread(self._fd, end - start, start).rstrip(b"\n").rstrip(b"\r")
             if rid == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 raw = raw[3:]
             record = judge_line(self.name, rid, raw) if raw else Record(self.location(rid), raw, None, RecordError("", "blank line"))
-        self._cache[rid] = record
-        if len(self._cache) > CACHE:
-            self._cache.popitem(last=False)
+        with self._lock:
+            self._cache[rid] = record
+            if len(self._cache) > CACHE:
+                self._cache.popitem(last=False)
         return record
 
     def narrow(self, selector: Selector, cancelled: Callable[[], bool], report: Callable[[Step], None]) -> bool:
@@ -303,7 +305,7 @@ class IndexedDump(Dump):
             batches.close()  # type: ignore[attr-defined]
 
     def close(self) -> None:
-        self._file.close()
+        os.close(self._fd)
 
 
 class _Watched(RecordReader):

@@ -3,10 +3,10 @@ selection to a file, jump to a position, add a property column). Each answers wi
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Select, Static
@@ -32,7 +32,7 @@ KEYS: tuple[tuple[str, str], ...] = (
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1", "dismiss", "close")]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > Vertical { width: 90; height: auto; border: round $accent; background: $surface; padding: 0 1; }
@@ -52,7 +52,7 @@ class HelpScreen(ModalScreen[None]):
 class AskScreen(ModalScreen[Any]):
     """One line to type (and a choice of formats for the write): dismissed with the answer, or None."""
 
-    BINDINGS = [Binding("escape", "cancel", "cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
     DEFAULT_CSS = """
     AskScreen { align: center middle; }
     AskScreen > Vertical { width: 70; height: auto; border: round $accent; background: $surface; padding: 0 1; }

@@ -8,7 +8,7 @@ import inspect
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from jmsctl.cli.view.index import Dump
+from jmsctl.cli.commands.view.index import Dump
 from jmsctl.filter import record_json
 from jmsctl.messages import formats
 from jmsctl.messages.model import Message

@@ -1,7 +1,7 @@
 """``jmsctl view``: a dump or a live queue in the terminal, the selector applied as it is typed.
 
-Thin: the arguments, the terminal check, opening the dump (``cli.view.index``) or browsing the queue,
-then the Textual application (``cli.view.app``), imported here only when the command runs: textual is
+Thin: the arguments, the terminal check, opening the dump (``cli.commands.view.index``) or browsing the queue,
+then the Textual application (``cli.commands.view.app``), imported here only when the command runs: textual is
 an optional extra (``pip install 'jmsctl[view]'``) and no other command loads it.
 """
 
@@ -27,7 +27,7 @@ def view(
     max_size: int = max_record_size(),
     source_format: Optional[str] = from_format(),  # noqa: UP045
 ) -> None:
-    """Explore messages in the terminal, the selector applied as you type.
+    """Explore messages in the terminal, a selector applied as typed.
 
     The list of messages, the selector line checked as you type (carets, hints, names completed), the counts TRUE / FALSE / UNKNOWN / rejected, the message in full, why the selector is TRUE, FALSE or UNKNOWN on it, and the profile of the selection. '?' lists the keys; 'x' quits printing the selector on stdout. A large NDJSON file is indexed, not loaded. Exit 0, 2 no terminal or an unreadable input.
 
@@ -37,7 +37,7 @@ def view(
     if not sys.stdout.isatty() or not (sys.stdin.isatty() or stdin_dump):
         fail(NO_TERMINAL)
     try:
-        from jmsctl.cli.view.app import ViewApp
+        from jmsctl.cli.commands.view.app import ViewApp
     except ImportError as exc:
         fail(f"view: needs textual ({exc.name}): pip install 'jmsctl[view]'")
     dump, reload = _open(sources, max_size, source_format)
@@ -49,7 +49,7 @@ def view(
 
 
 def _open(sources: list[str], max_size: int, source_format: str | None) -> tuple[Any, Any]:
-    from jmsctl.cli.view.index import LoadedDump, open_dump
+    from jmsctl.cli.commands.view.index import LoadedDump, open_dump
     from jmsctl.messages.loader import InputError
 
     if len(sources) == 2 and "://" in sources[0] and not os.path.exists(sources[0]):

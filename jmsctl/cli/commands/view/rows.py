@@ -8,19 +8,19 @@ the selection, then the UNKNOWN ones as their own group); a row of ``GROUP`` is 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message as TextualMessage
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from jmsctl.cli.view.index import Dump
+from jmsctl.cli.commands.view.index import Dump
 from jmsctl.messages.printer import iso_millis, java_value, visible
 
 GROUP = -1  # the row of a group's title
@@ -62,7 +62,7 @@ def cell(text: str, width: int) -> str:
 class MessageList(ScrollView, can_focus=True):
     """The list; ``Highlighted`` is posted when the cursor moves to another record."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k", "move(-1)", "up", show=False),
         Binding("down,j", "move(1)", "down", show=False),
         Binding("pageup", "page(-1)", show=False),
@@ -74,7 +74,7 @@ class MessageList(ScrollView, can_focus=True):
     MessageList { height: 1fr; }
     MessageList > .messagelist--cursor { background: $accent 40%; }
     """
-    COMPONENT_CLASSES = {"messagelist--cursor"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"messagelist--cursor"}
 
     cursor: reactive[int] = reactive(0, always_update=True)
 
@@ -89,6 +89,9 @@ class MessageList(ScrollView, can_focus=True):
         self.rows: Sequence[int] = Rows(dump.ids())
         self.properties: list[str] = []
         self._last_rid: int | None = None
+
+    def on_mount(self) -> None:
+        self.refresh_size()
 
     # ----- content -----
 
