@@ -42,15 +42,22 @@ def _die_with_parent() -> None:
 
 
 class Broker:
-    def __init__(self, base: Path) -> None:
+    def __init__(self, base: Path, persistent: bool = False) -> None:
+        """``persistent``: KahaDB under ``base`` (for tests that kill the broker and start it again)."""
         self.base = base
+        self.persistent = persistent
         self.openwire = free_port()
         self.stomp = free_port()
         self.log = base / "broker.log"
-        uri = f"broker:(tcp://127.0.0.1:{self.openwire},stomp://127.0.0.1:{self.stomp})?persistent=false&useJmx=false"
+        self.start()
+
+    def start(self) -> None:
+        """Started (again: on the same ports and data, after ``kill``)."""
+        base = self.base
+        uri = f"broker:(tcp://127.0.0.1:{self.openwire},stomp://127.0.0.1:{self.stomp})?persistent={str(self.persistent).lower()}&useJmx=false"
         command = ["java", "-Xmx256m", f"-Dactivemq.home={HOME}", f"-Dactivemq.base={base}", f"-Dactivemq.data={base / 'data'}",
                    "-jar", str(RUN_JAR), "start", uri]
-        with open(self.log, "wb") as log:
+        with open(self.log, "ab") as log:
             self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                                             cwd=base, preexec_fn=_die_with_parent)
 
@@ -77,6 +84,11 @@ class Broker:
                 pass
             time.sleep(0.3)
         raise RuntimeError(f"the broker did not start within {seconds:g} s: {self.log.read_text(errors='replace')[-2000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash: what was committed is in KahaDB (persistent), the rest is gone."""
+        self.process.kill()
+        self.process.wait(30)
 
     def stop(self) -> None:
         if self.process.poll() is None:

@@ -472,9 +472,11 @@ def test_the_readme_broker_examples_run_as_written(broker: activemq_broker.Broke
     (bin_dir / "jmsctl").write_text(f'#!/bin/sh\nexec {sys.executable} -m jmsctl "$@"\n', encoding="utf-8")
     (bin_dir / "jmsctl").chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    text = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    actions = next(i for i, x in enumerate(text, 1) if x.startswith("### `jmsctl move`"))  # tests/test_actions_live.py runs those
     ran = 0
     for line, command, status in ALL:
-        if not any(f"jmsctl {verb} " in command for verb in ("browse", "send", "watch")):
+        if not any(f"jmsctl {verb} " in command for verb in ("browse", "send", "watch")) or line > actions:
             continue
         command = command.replace("127.0.0.1:61616", f"127.0.0.1:{broker.openwire}").replace("127.0.0.1:61613", f"127.0.0.1:{broker.stomp}")
         command = command.replace("samples/orders.ndjson", "samples/orders.json")  # the same orders, 200 not 3,000: time

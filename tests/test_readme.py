@@ -25,7 +25,7 @@ README = ROOT / "README.md"
 _BLOCK = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", re.S | re.M)
 _RUNS_JMSCTL = re.compile(r"^(?:\$ )?(?:[A-Z_]+=\S+ )*jmsctl |\| *jmsctl ")
 _EXIT = re.compile(r"#.*\bexit (\d+)")
-_BROKER = re.compile(r"jmsctl (?:browse|send|watch) ")
+_BROKER = re.compile(r"jmsctl (?:browse|send|watch|move|copy|purge) ")
 _CLUSTER = re.compile(r"hdfs:|s3a:|spark://|k8s://|--master yarn")
 
 
@@ -60,7 +60,7 @@ def _skip_reason(command: str) -> str | None:
     if _CLUSTER.search(command):
         return "needs a cluster"
     if _BROKER.search(command):
-        return "needs a broker (tests/test_brokers_live.py runs these against one)"
+        return "needs a broker (tests/test_brokers_live.py, tests/test_actions_live.py run these against one)"
     if "jmsctl spark" in command and not os.environ.get("JMSCTL_README_SPARK"):
         return "starts Spark (JMSCTL_README_SPARK=1 runs it)"
     if command.startswith("git ") and not (ROOT / ".git").exists():

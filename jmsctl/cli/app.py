@@ -71,6 +71,9 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "browse": ("jmsctl.cli.commands.broker", "browse", BROKERS),
     "send": ("jmsctl.cli.commands.broker", "send", BROKERS),
     "watch": ("jmsctl.cli.commands.broker", "watch", BROKERS),
+    "move": ("jmsctl.cli.commands.act", "move", BROKERS),
+    "copy": ("jmsctl.cli.commands.act", "copy", BROKERS),
+    "purge": ("jmsctl.cli.commands.act", "purge", BROKERS),
     "spark": ("jmsctl.cli.commands.spark", "spark_app", SPARK),
 }
 

@@ -281,4 +281,145 @@ public final class JmsctlBridge {
         if (Character.isHighSurrogate(c)) return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
         return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
     }
+
+    // ----- move, copy, purge (jmsctl/brokers/jms_mover.py) --------------------------------------
+
+    /** Consumes from a queue in a transacted session and, unless purging, sends a faithful copy of
+     *  each message to a destination (or to the one the broker recorded as its origin), so that the
+     *  consume and the send commit or roll back together. */
+    public static final class Mover {
+        private final Session session;
+        private final Queue source;
+        private final Destination target;  // null: purge, or each message's origin
+        private final boolean toOrigin;
+        private final MessageProducer producer;
+        private MessageConsumer consumer;
+        public final String idProperty;
+        public final String destinationProperty;
+
+        public Mover(Connection connection, String src, String dst, boolean toOrigin, String idProperty, String destinationProperty)
+                throws JMSException {
+            session = connection.createSession(true, Session.SESSION_TRANSACTED);
+            source = session.createQueue(src);
+            this.toOrigin = toOrigin;
+            target = dst == null ? null : dst.startsWith("topic://") ? session.createTopic(dst.substring(8))
+                    : session.createQueue(dst.startsWith("queue://") ? dst.substring(8) : dst);
+            producer = dst == null && !toOrigin ? null : session.createProducer(null);
+            this.idProperty = idProperty;
+            this.destinationProperty = destinationProperty;
+        }
+
+        /** A consumer on the source with this selector (the last one closed: call after a commit). */
+        public void select(String selector) throws JMSException {
+            if (consumer != null) consumer.close();
+            consumer = session.createConsumer(source, selector);
+        }
+
+        /** Up to max messages received (each waiting up to waitMillis) and sent on, in the open
+         *  transaction: their NDJSON lines (full) or their JMSMessageIDs, joined by newlines; "" when
+         *  none came. */
+        public String take(int max, long waitMillis, boolean full) throws JMSException {
+            StringBuilder out = new StringBuilder();
+            for (int i = 0; i < max; i++) {
+                Message m = consumer.receive(waitMillis);
+                if (m == null) break;
+                String line = full ? toJson(m) : m.getJMSMessageID();
+                if (producer != null) {
+                    Destination to = toOrigin ? origin(m) : target;
+                    if (to == null) throw new JMSException("message " + m.getJMSMessageID() + " has no original destination");
+                    long ttl = 0;
+                    if (m.getJMSExpiration() > 0) ttl = Math.max(1, m.getJMSExpiration() - System.currentTimeMillis());
+                    producer.send(to, copy(session, m, idProperty, destinationProperty), m.getJMSDeliveryMode(), m.getJMSPriority(), ttl);
+                }
+                if (out.length() > 0) out.append('\n');
+                out.append(line);
+            }
+            return out.toString();
+        }
+
+        public void commit() throws JMSException {
+            session.commit();
+        }
+
+        public void rollback() throws JMSException {
+            session.rollback();
+        }
+
+        public void close() throws JMSException {
+            session.close();
+        }
+    }
+
+    /** The destination ActiveMQ Classic recorded when it dead-lettered the message (its
+     *  originalDestination field, apache/activemq activemq-client/.../command/Message.java), by
+     *  reflection; null for other providers or a message that has none. */
+    public static Destination origin(Message m) {
+        try {
+            Object d = m.getClass().getMethod("getOriginalDestination").invoke(m);
+            return d instanceof Destination ? (Destination) d : null;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** A new message with m's body, properties (with their types), JMSType, JMSCorrelationID and
+     *  JMSReplyTo, and m's id and destination in two properties. JMSXDeliveryCount is the broker's. */
+    public static Message copy(Session s, Message m, String idProperty, String destinationProperty) throws JMSException {
+        Message out;
+        if (m instanceof TextMessage) {
+            out = s.createTextMessage(((TextMessage) m).getText());
+        } else if (m instanceof BytesMessage) {
+            BytesMessage b = (BytesMessage) m;
+            b.reset();
+            byte[] data = new byte[(int) b.getBodyLength()];
+            b.readBytes(data);
+            b.reset();
+            BytesMessage o = s.createBytesMessage();
+            o.writeBytes(data);
+            out = o;
+        } else if (m instanceof MapMessage) {
+            MapMessage map = (MapMessage) m;
+            MapMessage o = s.createMapMessage();
+            for (Enumeration<?> e = map.getMapNames(); e.hasMoreElements(); ) {
+                String name = (String) e.nextElement();
+                o.setObject(name, map.getObject(name));
+            }
+            out = o;
+        } else if (m instanceof StreamMessage) {
+            StreamMessage st = (StreamMessage) m;
+            st.reset();
+            StreamMessage o = s.createStreamMessage();
+            try {
+                while (true) o.writeObject(st.readObject());
+            } catch (MessageEOFException end) {
+                st.reset();
+            }
+            out = o;
+        } else if (m instanceof ObjectMessage) {
+            ObjectMessage o = s.createObjectMessage();
+            byte[] serialized = serialized(m);
+            if (serialized == null) throw new JMSException("message " + m.getJMSMessageID() + ": an ObjectMessage body this client gives no bytes of (never deserialized)");
+            try {
+                Class<?> seq = Class.forName("org.apache.activemq.util.ByteSequence", true, o.getClass().getClassLoader());
+                o.getClass().getMethod("setContent", seq).invoke(o, seq.getConstructor(byte[].class).newInstance((Object) serialized));
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                throw new JMSException("message " + m.getJMSMessageID() + ": cannot copy an ObjectMessage body without deserializing it: " + describe(e));
+            }
+            out = o;
+        } else {
+            out = s.createMessage();
+        }
+        out.setJMSType(m.getJMSType());
+        out.setJMSCorrelationID(m.getJMSCorrelationID());
+        out.setJMSReplyTo(m.getJMSReplyTo());
+        for (Enumeration<?> e = m.getPropertyNames(); e.hasMoreElements(); ) {
+            String name = (String) e.nextElement();
+            Object v = m.getObjectProperty(name);
+            if (v != null && !name.equals("JMSXDeliveryCount")) out.setObjectProperty(name, v);
+        }
+        out.setStringProperty(idProperty, m.getJMSMessageID());
+        String from = destination(m.getJMSDestination());
+        if (from != null) out.setStringProperty(destinationProperty, from);
+        return out;
+    }
 }
