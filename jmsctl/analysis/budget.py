@@ -98,9 +98,11 @@ def subproblems(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str]) -
         yield z3.And(part, *(s.group == g for s, g in zip(slots, combo, strict=True)))
 
 
-def solve(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str], budget: Budget) -> z3.ModelRef | str:
+def solve(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str], budget: Budget,
+          present: bool = False) -> z3.ModelRef | str:
     """A model of ``formula``, or "unsat", or the reason the solver gave up (its budget spent, or
-    the wall-clock guard fired: ``budget.fired``)."""
+    the wall-clock guard fired: ``budget.fired``). ``present``: a model where every name is set is
+    preferred (coverage's gap, shown on a message that has what the selectors read)."""
     reasons: list[str] = []
     for part in subproblems(formula, message, hot):
         if budget.spent or budget.wall_left() <= 0:
@@ -112,6 +114,12 @@ def solve(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str], budget:
         if outcome == z3.sat:
             model = solver.model()
             solver.add(*_plain(message))  # a witness a person reads easily, if one exists: ints as int
+            if present:
+                solver.push()
+                solver.add(*(z3.Not(s.is_type(None)) for s in message.slots.values() if None in s.types and len(s.types) > 1))
+                if budget.check(solver, PLAIN_RLIMIT) == z3.sat:
+                    return solver.model()
+                solver.pop()
             return solver.model() if budget.check(solver, PLAIN_RLIMIT) == z3.sat else model
         if outcome != z3.unsat:
             why = solver.reason_unknown()

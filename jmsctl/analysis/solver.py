@@ -27,7 +27,7 @@ import itertools
 import random
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,7 +45,7 @@ from jmsctl.messages.jsontext import parse_json_exact
 from jmsctl.messages.model import Message
 from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
-from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, INT, LONG, TypedValue, tri_name
+from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, INT, LONG, STRING, TypedValue, tri_name
 
 DEFAULT_TIMEOUT = 60.0  # seconds per question: only the outer wall-clock guard (the budget is DEFAULT_RLIMIT)
 # Terms (AST nodes) the encoder takes: real selectors have tens; building the z3 terms of a generated
@@ -231,7 +231,7 @@ def coverage(texts: Sequence[str], given: str | None = None, dialect: str = "jak
     def confirmed(v: Sequence[str]) -> bool:
         return all(x != "TRUE" for x in v[:count]) and (given is None or v[count] == "TRUE")
 
-    return _ask(all_texts, dialect, Budget(rlimit, timeout), domain, gap, confirmed, "covered", "gap")
+    return _ask(all_texts, dialect, Budget(rlimit, timeout), domain, gap, confirmed, "covered", "gap", present=True)
 
 
 # ----- machinery -------------------------------------------------------------------------------
@@ -246,14 +246,14 @@ def _analyzed(text: str, dialect: str) -> n.Node | None:
 
 def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, domain: smt.Domain,
          counterexample: Callable[[list[smt.Tri]], z3.BoolRef], confirmed: Callable[[Sequence[str]], bool],
-         claim: str, found: str, probes: int | None = None) -> Answer:
+         claim: str, found: str, probes: int | None = None, present: bool = False) -> Answer:
     """Look for a message of the domain satisfying ``counterexample``: none is the Proof of ``claim``.
     ``dialect`` is one for every selector, or one per selector (two readings of one text)."""
     each = [dialect] * len(texts) if isinstance(dialect, str) else list(dialect)
     prepared = [_prepared(t, d) for t, d in zip(texts, each, strict=True)]
     encoded = all(d in ENCODED for d in each)
     count = SEARCH if not encoded else PROBES if probes is None else probes
-    probed = _probe(prepared, confirmed, found, domain, count) if count else None
+    probed = _probe(prepared, confirmed, found, domain, count, present) if count else None
     if probed is not None:
         return probed
     if not encoded:
@@ -272,7 +272,7 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
     except smt.Unsupported as exc:
         return Unknown(str(exc))
     formula = z3.And(*ctx_message.constraints, counterexample(tris))
-    outcome = solve(formula, ctx_message, smt.hot_names([p.ast for p in prepared]), budget)
+    outcome = solve(formula, ctx_message, smt.hot_names([p.ast for p in prepared]), budget, present)
     if isinstance(outcome, str):
         return Proof(claim) if outcome == "unsat" else Unknown(outcome, budget.fired)
     model = outcome
@@ -283,7 +283,30 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
     if verdicts != expected or not confirmed(verdicts):
         raise WitnessRejected(f"the engine's verdicts {verdicts} on {orjson.dumps(doc).decode()} are not the solver's {expected} "
                               f"for {list(texts)!r} ({each})")
+    plain = _plain_strings(values)
+    if plain is not None:  # the same verdicts with plain letters for the solver's NULs and unassigned characters
+        plain_message, plain_doc = _message(plain)
+        if tuple(_engine_verdict(t, d, plain_message) for t, d in zip(texts, each, strict=True)) == verdicts:
+            doc = plain_doc
     return Witness(found, doc, verdicts, tuple(texts))
+
+
+_ODD = frozenset(("Cc", "Cf", "Cn", "Co", "Cs", "Zl", "Zp", "Zs", "Mn", "Me"))  # controls, unassigned, invisible
+
+
+def _plain_strings(values: dict[str, TypedValue | None]) -> dict[str, TypedValue | None] | None:
+    """The values with each odd character of a String (a NUL, an unassigned code point: where any
+    character would do, z3 picks one a person cannot read) made a plain letter; None if none is odd."""
+    import unicodedata
+
+    out = dict(values)
+    changed = False
+    for name, v in values.items():
+        if v is not None and v[0] is STRING and name != "JMSDeliveryMode":
+            text = "".join("a" if unicodedata.category(c) in _ODD and c != " " else c for c in v[1])
+            if text != v[1]:
+                out[name], changed = (STRING, text), True
+    return out if changed else None
 
 
 # ----- one selector, prepared once for every question it takes part in -------------------------
@@ -484,14 +507,19 @@ SEARCH = 1500  # the same for a dialect the solver does not encode: all there is
 
 
 def _probe(prepared: Sequence[_Prepared], confirmed: Callable[[Sequence[str]], bool], found: str, domain: smt.Domain,
-           budget: int) -> Witness | None:
+           budget: int, present: bool = False) -> Witness | None:
     """The portability lint's bounded search (messages built from the selectors' own literals),
-    judged by the engine: a witness found here needs no solver."""
+    judged by the engine: a witness found here needs no solver. ``present``: messages that carry
+    every name first (a coverage gap shown on `{}` hides the values between the selectors')."""
     from jmsctl.analysis import witness as w
 
     texts = tuple(p.text for p in prepared)
     compiled = [p.compiled for p in prepared]
-    for candidate in w.messages(" ".join(texts), w.ingredients([p.ast for p in prepared], valid_only=True), budget):
+    ing = w.ingredients([p.ast for p in prepared], valid_only=True)
+    candidates: Iterable[w.Candidate] = w.messages(" ".join(texts), ing, budget)
+    if present:
+        candidates = itertools.chain(w.messages(" ".join(texts), ing, budget // 2, present=frozenset(ing.names)), candidates)
+    for candidate in candidates:
         message = candidate.message()
         if _in_domain(message, domain) and confirmed(_verdicts(compiled, message)):
             doc = _doc(message)

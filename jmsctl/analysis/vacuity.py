@@ -70,7 +70,7 @@ def _never(span: Span) -> Diagnostic:
 
 
 def _always(span: Span) -> Diagnostic:
-    return warning("W041", "the selector selects every message, as no selector does (proved)", span,
+    return warning("W041", "the selector selects every message, as if there were no selector (proved)", span,
                    hint="it filters nothing: drop it, or check the condition it was meant to have")
 
 

@@ -17,15 +17,22 @@ from jmsctl.selector.like import compile_like
 from jmsctl.selector.limits import clip
 from jmsctl.values import (
     BOOLEAN,
+    DOUBLE,
+    FLOAT,
+    LONG,
     STRING,
     TYPE_ERROR,
+    JType,
     Tri,
     Value,
     arithmetic,
+    as_float,
     compare,
+    format_plain,
     format_value,
     is_type_error_operand,
     negate,
+    promote,
     tri_and,
     tri_name,
     tri_not,
@@ -231,6 +238,18 @@ def _operands(node: n.Node, is_cond: bool) -> list[tuple[n.Node, bool, bool]]:
     return [(c, False, False) for c in n.children(node)]
 
 
+def _promoted(v: Value, other: JType) -> str:
+    """The operand as shown, with its promotion where the promotion changes its value (an int
+    rounded to float decides `16777216.0 (float) = 16777217 (int → float 16777216.0)`: TRUE)."""
+    t, x = v  # type: ignore[misc]
+    target = promote(t, other)
+    if target in (FLOAT, DOUBLE) and t <= LONG:
+        widened = as_float(t, x, target)
+        if widened != x:
+            return f"{format_plain(t, x)} ({t.java_name} → {target.java_name} {format_plain(target, widened)})"
+    return _shown(v)
+
+
 def _comparison_reason(op: str, a: Value, b: Value, r: Tri) -> str:
     if a is TYPE_ERROR or b is TYPE_ERROR:
         return "an operand is a type error: FALSE"
@@ -238,7 +257,7 @@ def _comparison_reason(op: str, a: Value, b: Value, r: Tri) -> str:
         return "an operand is NULL: UNKNOWN"
     ta, tb = a[0], b[0]  # type: ignore[index]
     if ta.is_numeric and tb.is_numeric:
-        return f"{_shown(a)} {op} {_shown(b)}"
+        return f"{_promoted(a, tb)} {op} {_promoted(b, ta)}"
     if ta is not tb:
         return f"unlike types ({ta.java_name} and {tb.java_name}): FALSE"
     if op not in ("=", "<>"):

@@ -26,6 +26,7 @@ def coverage(
     dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     timeout: float = typer.Option(solver.DEFAULT_TIMEOUT, "--timeout", min=0.01, help=sets.TIMEOUT_HELP),
     rlimit: int = typer.Option(DEFAULT_RLIMIT, "--rlimit", min=1, metavar="UNITS", help=sets.RLIMIT_HELP),
+    witness: Optional[str] = typer.Option(None, "--witness", metavar="FILE", help=sets.WITNESS_HELP),  # noqa: UP045
     output_format: TextOrJson = typer.Option(TextOrJson.text, "--format", help="text (the witness as show prints it) or json (one object)."),  # noqa: B008
 ) -> None:
     """Prove every message is selected by some selector, or show one.
@@ -42,7 +43,7 @@ def coverage(
     domain = _shape_domain(like) if like is not None else Domain()
     printer = sets.Printer(output_format is TextOrJson.json, dialect.value, pipe_aware(console()))
     texts = [s.text for s in srcs]
-    with closed_pipe_exits_quietly():
+    with sets.witness_output(witness) as printer.witnesses, closed_pipe_exits_quietly():
         answer = sets.ask(lambda: solver.coverage(texts, given, dialect.value, timeout, domain, rlimit=rlimit))
         what = "messages" + (" the --given selector selects" if given is not None else "") + (f" shaped like {like}" if like else "")
         headline = {"covered": f"every one of the {what} is selected", "gap": f"one of the {what} is selected by none",

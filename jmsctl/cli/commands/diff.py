@@ -22,6 +22,7 @@ def diff(
     dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
     timeout: float = typer.Option(solver.DEFAULT_TIMEOUT, "--timeout", min=0.01, help=sets.TIMEOUT_HELP),
     rlimit: int = typer.Option(DEFAULT_RLIMIT, "--rlimit", min=1, metavar="UNITS", help=sets.RLIMIT_HELP),
+    witness: Optional[str] = typer.Option(None, "--witness", metavar="FILE", help=sets.WITNESS_HELP),  # noqa: UP045
     output_format: TextOrJson = typer.Option(TextOrJson.text, "--format", help="text (the witness as show prints it) or json (one object a pair)."),  # noqa: B008
 ) -> None:
     """Prove two selectors select the same messages, or show a witness.
@@ -47,7 +48,7 @@ def diff(
         old, new = sets.sources(args[:1], []), sets.sources(args[1:], [])
     sets.validated([*old, *new], dialect.value)
     printer = sets.Printer(output_format is TextOrJson.json, dialect.value, pipe_aware(console()))
-    with closed_pipe_exits_quietly():
+    with sets.witness_output(witness) as printer.witnesses, closed_pipe_exits_quietly():
         for a, b in zip(old, new, strict=True):
             answer = sets.ask(functools.partial(solver.equivalent, a.text, b.text, dialect.value, timeout, rlimit=rlimit))
             headline = {"equivalent": "the same messages are selected", "different": "a message selected by one only",
