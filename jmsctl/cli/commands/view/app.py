@@ -14,6 +14,7 @@ import os
 import shlex
 import subprocess
 from array import array
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -36,6 +37,7 @@ from jmsctl.cli.commands.view.screens import AskScreen, HelpScreen
 from jmsctl.cli.commands.view.write import WRITABLE, write_selection
 from jmsctl.filter import Counts
 
+DRAIN_EVERY = 0.03  # seconds between two looks at what the narrowing found
 PROFILE_LIMIT = 20_000  # records profiled at most (the first of the selection): reading each one costs
 
 
@@ -118,7 +120,9 @@ class ViewApp(App[str | None]):
         self.show_unknown = False
         self.unknown: list[int] | None = None
         self.names: list[str] = []
-        self.message_out: str | None = None
+        self._shown: tuple[Any, ...] = ()
+        self._status_line = ""  # what the active pane shows (_update_panes)
+        self._pending: deque[tuple[int, Step]] = deque()  # the narrowing's steps, from its thread
 
     # ----- layout -----
 
@@ -147,6 +151,7 @@ class ViewApp(App[str | None]):
         self.query_one("#colheads", Static).update(ml.header())
         ml.focus()
         self.set_interval(0.2, self._poll_index)
+        self.set_interval(DRAIN_EVERY, self._drain)
         self._sample_names()
         if self.initial:
             self.query_one(SelectorInput).value = self.initial
@@ -180,8 +185,9 @@ class ViewApp(App[str | None]):
         box = self.query_one("#diagnostics", Static)
         event.input.set_class(not analysis.valid, "-invalid")
         shown = analysis.errors if not analysis.valid else analysis.warnings
-        box.update(diagnostics_text(text, shown) if shown else "")
-        box.set_class(not shown, "-none")
+        if shown or not box.has_class("-none"):  # nothing to show and nothing shown: no layout
+            box.update(diagnostics_text(text, shown) if shown else "")
+            box.set_class(not shown, "-none")
         if not analysis.valid:
             self.generation += 1  # a narrowing still running is for a text no longer there
             self.workers.cancel_group(self, "narrow")
@@ -217,8 +223,7 @@ class ViewApp(App[str | None]):
         self.counts = Counts()
         self.narrowing = True
         self.done = 0.0
-        ml.show(Rows(self.found), keep=False)
-        self._status()
+        self._status()  # the list keeps the previous selection until the first step of this one (no flash, one layout less)
         self._narrow(selector, self.generation)
 
     @work(thread=True, group="narrow")
@@ -228,25 +233,35 @@ class ViewApp(App[str | None]):
         def cancelled() -> bool:
             return worker.is_cancelled or generation != self.generation
 
-        def report(step: Step) -> None:
+        true_ids: list[int] = []
+
+        def report(step: Step) -> None:  # taken by the screen's next tick (_drain): the filter never waits for it
             if not cancelled():
-                self.call_from_thread(self._step, generation, step)
+                self._pending.append((generation, step))
+                true_ids.extend(step.ids)
 
         finished = self.dump.narrow(selector, cancelled, report)
         if finished and self.show_unknown and not cancelled():
-            self._find_unknown(selector, generation, cancelled)
+            self._find_unknown(selector, true_ids, generation, cancelled)
 
-    def _find_unknown(self, selector: sel.Selector, generation: int, cancelled: Callable[[], bool]) -> None:
+    def _find_unknown(self, selector: sel.Selector, true_ids: list[int], generation: int, cancelled: Callable[[], bool]) -> None:
         negation = sel.compile(f"NOT (\n{selector.text}\n)", self.dialect)
-        unknown = self.dump.unknown_ids(negation, list(self.found), cancelled)
+        unknown = self.dump.unknown_ids(negation, true_ids, cancelled)
         if unknown is not None and not cancelled():
             self.call_from_thread(self._set_unknown, generation, unknown)
 
-    def _step(self, generation: int, step: Step) -> None:
-        if generation != self.generation:
-            return
-        if step.ids:
-            self.found.extend(step.ids)
+    def _drain(self) -> None:
+        """The steps the narrowing reported since the last tick, shown at once."""
+        last = None
+        while self._pending:
+            generation, step = self._pending.popleft()
+            if generation == self.generation:
+                self.found.extend(step.ids)
+                last = step
+        if last is not None:
+            self._step(last)
+
+    def _step(self, step: Step) -> None:
         self.counts = step.counts
         self.done = step.done
         if step.done >= 1.0:
@@ -284,7 +299,10 @@ class ViewApp(App[str | None]):
                 parts.append("narrowing…")
         if self.show_unknown:
             parts.append("[u] UNKNOWN group on")
-        self.query_one("#counts", Static).update("  |  ".join(parts))
+        line = "  |  ".join(parts)
+        if line != self._status_line:  # one line of fixed height: no layout
+            self._status_line = line
+            self.query_one("#counts", Static).update(line, layout=False)
         self.query_one("#progress", ProgressBar).update(progress=round(self.done * 100))
 
     # ----- panes -----
@@ -296,16 +314,21 @@ class ViewApp(App[str | None]):
         self._update_panes()
 
     def _update_panes(self) -> None:
+        """The active pane, when what it shows changed (the record, the selector, the selection)."""
         ml = self.query_one(MessageList)
         rid = ml.current()
-        record = self.dump.record(rid) if rid is not None else None
         active = self.query_one(TabbedContent).active
+        key = (active, rid, self.valid_text if active != "message" else "", self.generation if active == "profile" else 0, id(self.dump))
+        if key == self._shown or (active == "profile" and self.narrowing):
+            return
+        self._shown = key
+        record = self.dump.record(rid) if rid is not None else None
         if active == "message":
             body = message_pane(record) if record is not None else Text("(no message)", style="dim")
             self.query_one("#message-body", Static).update(body)
         elif active == "explain":
             self.query_one("#explain-body", Static).update(explanation_pane(self.valid_text, record, self.dialect))
-        elif active == "profile" and not self.narrowing:
+        elif active == "profile":
             self.query_one("#profile-body", Static).update(profile_pane(None, ""))
             self._profile(list(ml.rows.main if isinstance(ml.rows, Rows) else ml.rows)[:PROFILE_LIMIT], len(ml.rows), self.generation)
 

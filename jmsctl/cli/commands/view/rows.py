@@ -99,13 +99,17 @@ class MessageList(ScrollView, can_focus=True):
         """Show these ids; the cursor stays on its record when it is among them (``keep``)."""
         current = self.current()
         self.rows = rows
-        if not keep or current is None:
+        if keep and current is not None and self.go_to(current):
+            pass
+        else:
             self.cursor = min(self.cursor, max(0, len(rows) - 1)) if keep else 0
         self.refresh_size()
 
     def refresh_size(self) -> None:
         width = sum(w + 1 for _, w in COLUMNS) + len(self.properties) * (PROPERTY_WIDTH + 1)
-        self.virtual_size = Size(width, len(self.rows))
+        size = Size(width, len(self.rows))
+        if size != self.virtual_size:  # a new size is a layout (the scroll bars): only when it changes
+            self.virtual_size = size
         self.refresh()
         self._announce()
 
