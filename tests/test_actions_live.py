@@ -412,6 +412,9 @@ def test_the_readme_action_examples_run_as_written(broker: activemq_broker.Broke
     (bin_dir / "jmsctl").chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
     assert jmsctl("send", broker.jms_url, "orders", "samples/orders.json").returncode == 0
+    from jmsctl.messages.loader import read_records
+
+    dead_letter(broker.jms_url, "payments", [r.message for r in read_records(str(ROOT / "samples/orders-small.ndjson")) if r.message])
     text = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
     first = next(i for i, x in enumerate(text, 1) if x.startswith("### `jmsctl move`"))
     last = next(i for i, x in enumerate(text, 1) if i > first and x.startswith("#"))
@@ -426,3 +429,77 @@ def test_the_readme_action_examples_run_as_written(broker: activemq_broker.Broke
         assert "Traceback" not in done.stderr
     assert ran >= 5
     assert (tmp_path / "would-move.ndjson").stat().st_size > 0
+    assert len((tmp_path / "acme-moved.ndjson").read_bytes().splitlines()) == 1
+    assert [m.properties["customer"][1] for m in brokers_browse(broker.jms_url, "payments")] == ["ACME Ltd"]
+
+
+def brokers_browse(url: str, queue: str) -> list[Message]:
+    with brokers.connect(url, QUICK) as conn:
+        return list(conn.browse(queue))
+
+
+# ----- the dead-letter queue ---------------------------------------------------------------------
+
+
+def dead_letter(url: str, queue: str, messages: list[Message]) -> None:
+    """``messages`` sent to ``queue`` and dead-lettered by real redelivery: a transacted consumer that
+    rolls back until the broker gives up (one redelivery, no delay) and puts them in ActiveMQ.DLQ."""
+    with brokers.connect(url, QUICK) as conn:
+        conn.send(queue, messages, brokers.SendReport())
+        connection = conn.connection  # type: ignore[attr-defined]
+        policy = connection.getRedeliveryPolicy()
+        policy.setMaximumRedeliveries(1)
+        policy.setInitialRedeliveryDelay(0)
+        policy.setRedeliveryDelay(0)
+        session = connection.createSession(True, 0)
+        consumer = session.createConsumer(session.createQueue(queue))
+        rollbacks = 0
+        while consumer.receive(3000) is not None and rollbacks < 100:
+            session.rollback()
+            rollbacks += 1
+        session.close()
+        assert rollbacks >= len(messages)
+
+
+@pytest.mark.parametrize("transport", ["jms", "stomp"])
+def test_the_dlq_walk_through_moves_failed_messages_back_to_their_origin(broker: activemq_broker.Broker, transport: str,
+                                                                         tmp_path: Path) -> None:
+    """README's walk-through: find the failed messages with browse --where (origin and failure cause
+    shown), back them up, move them back with --to-origin; the others stay dead."""
+    url = broker.stomp_url if transport == "stomp" else broker.jms_url
+    origin = f"payments-{transport}"
+    messages = [Message({"JMSType": "pay", "JMSCorrelationID": f"c{i}"}, {"customer": (STRING, "acme" if i % 2 else "other"),
+                                                                          "seq": (INT, i), "amount": (DOUBLE, i * 1.5)}, "text", f"p{i}")
+                for i in range(6)]
+    dead_letter(broker.jms_url, origin, messages)
+    where = "customer = 'acme' AND JMSCorrelationID LIKE 'c%'" + (" AND amount > 0" if transport == "jms" else "")  # STOMP: Strings
+    found = jmsctl("browse", url, "ActiveMQ.DLQ", "--where", "customer = 'acme' AND JMSType = 'pay'")
+    assert found.returncode == 0, found.stderr
+    records = [orjson.loads(x) for x in found.stdout.splitlines()]
+    mine = [r for r in records if r.get("source", {}).get("origin") == f"queue://{origin}"]
+    assert len(mine) == 3
+    if transport == "jms":
+        assert all("dlqDeliveryFailureCause" in r["properties"] for r in mine)
+    backup = tmp_path / "dlq.ndjson"
+    moved = jmsctl("move", url, "ActiveMQ.DLQ", "--to-origin", "--where", where, "--backup", str(backup), "--yes")
+    assert moved.returncode == 0, moved.stderr
+    assert "moved 3" in moved.stderr
+    assert len(backup.read_bytes().splitlines()) == 3
+    with brokers.connect(broker.jms_url, QUICK) as conn:
+        back = list(conn.browse(origin))
+        dlq = [m for m in conn.browse("ActiveMQ.DLQ") if m.properties.get("customer") == (STRING, "other")
+               and (m.source or {}).get("origin") == f"queue://{origin}"]
+    assert sorted(int(m.properties["seq"][1]) for m in back) == [1, 3, 5]
+    assert len(dlq) == 3
+    for m in back:
+        assert m.properties[ORIGINAL_DESTINATION] == (STRING, "queue://ActiveMQ.DLQ")
+        assert m.headers["JMSCorrelationID"] == f"c{m.properties['seq'][1]}" and m.headers["JMSType"] == "pay"
+        if transport == "jms":
+            assert m.properties["amount"] == (DOUBLE, int(m.properties["seq"][1]) * 1.5)  # typed, as sent
+    # Consumed normally now: not dead-lettered again at once (its delivery count started again).
+    with brokers.connect(broker.jms_url, QUICK) as conn:
+        session = conn.connection.createSession(False, 1)  # type: ignore[attr-defined]
+        consumer = session.createConsumer(session.createQueue(origin))
+        got = [consumer.receive(5000) for _ in range(3)]
+        assert all(g is not None and not g.getJMSRedelivered() for g in got)
+        session.close()

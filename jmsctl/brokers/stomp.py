@@ -312,9 +312,11 @@ def message_of(frame: Frame) -> Message:
     properties = {k: (STRING, v) for k, v in h.items() if k not in _FRAME_HEADERS}
     if "JMSXUserID" in h:
         properties["JMSXUserID"] = (STRING, h["JMSXUserID"])
+    # ActiveMQ names where a dead-lettered message was (FrameTranslator.java, original-destination)
+    source = {"origin": _destination(h["original-destination"])} if "original-destination" in h else None
     if "content-length" in h and h.get("amq-msg-type") != "text":
-        return Message(headers, properties, "bytes", frame.body)
-    return Message(headers, properties, "text", frame.body.decode("utf-8", "replace"))
+        return Message(headers, properties, "bytes", frame.body, source=source)
+    return Message(headers, properties, "text", frame.body.decode("utf-8", "replace"), source=source)
 
 
 def _destination(text: str) -> str:

@@ -136,6 +136,7 @@ public final class JmsctlBridge {
         }
         out.append('}');
         body(out, m);
+        originOf(out, m);
         return out.append('}').toString();
     }
 
@@ -347,6 +348,20 @@ public final class JmsctlBridge {
 
         public void close() throws JMSException {
             session.close();
+        }
+    }
+
+    /** source.origin: where the broker had the message before it dead-lettered it (ActiveMQ Classic),
+     *  merged into a source object body() may have written. */
+    private static void originOf(StringBuilder out, Message m) throws JMSException {
+        String origin = destination(origin(m));
+        if (origin == null) return;
+        String fact = "\"origin\":";
+        if (m instanceof ObjectMessage && out.lastIndexOf(",\"source\":{") >= 0) {
+            int at = out.lastIndexOf(",\"source\":{") + ",\"source\":{".length();
+            out.insert(at, string(new StringBuilder(fact), origin).append(','));
+        } else {
+            string(out.append(",\"source\":{").append(fact), origin).append('}');
         }
     }
 
