@@ -77,6 +77,59 @@ def signals_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
+class Stopped(BaseException):
+    """A signal turned into an exception by ``stopping``: it unwinds like Ctrl-C, so that ``finally``
+    blocks close connections and roll back what is not committed, and the command says what was
+    done before it (exit ``status``, 128 + the signal number)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def name(self) -> str:
+        try:
+            return signal.Signals(self.signum).name
+        except ValueError:
+            return f"signal {self.signum}"
+
+    @property
+    def status(self) -> int:
+        return 128 + self.signum
+
+
+@contextlib.contextmanager
+def stopping() -> Iterator[None]:
+    """SIGTERM, SIGHUP and SIGINT raise ``Stopped`` in the main thread for the block (a second one
+    while unwinding ends the process at once). Registered undo actions (``register``) still come
+    first: their handler replaces this one while they are pending, and ends the process itself."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous: dict[int, Any] = {}
+    stopped: list[int] = []
+    owner = os.getpid()
+
+    def handler(signum: int, frame: object) -> None:
+        if stopped or os.getpid() != owner:  # a second signal, or a forked child: end now
+            os._exit(128 + signum)
+        stopped.append(signum)
+        raise Stopped(signum)
+
+    for sig in SIGNALS:
+        with contextlib.suppress(ValueError, OSError):
+            current = signal.getsignal(sig)
+            if current != signal.SIG_IGN:
+                previous[sig] = current
+                signal.signal(sig, handler)
+    try:
+        yield
+    finally:
+        for signum, old in previous.items():
+            with contextlib.suppress(ValueError, OSError, TypeError):
+                signal.signal(signum, old)
+
+
 def _install() -> None:
     if threading.current_thread() is not threading.main_thread():
         return  # only the main thread may set handlers; a library caller in a thread keeps its own
@@ -127,4 +180,4 @@ def _handler(signum: int, frame: object) -> None:
     os._exit(128 + signum)
 
 
-__all__ = ["SIGNALS", "pending", "register", "signals_blocked", "unregister"]
+__all__ = ["SIGNALS", "Stopped", "pending", "register", "signals_blocked", "stopping", "unregister"]

@@ -1,7 +1,7 @@
 """jmsctl browse / send / watch against a real ActiveMQ Classic 5.17 (Debian's ``activemq``), through
 both transports, and the broker as an oracle for the ``activemq`` dialect (the live differential).
 
-One broker per test session (tests/activemq_broker.py), on free ports of 127.0.0.1; each test uses
+One broker per test session (the ``broker`` fixture of tests/conftest.py), on free ports of 127.0.0.1; each test uses
 queues of its own. Skipped with the reason when Java or the package is missing.
 """
 
@@ -16,7 +16,6 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,16 +42,6 @@ DUMPS = [
 QUICK = brokers.Options(timeout=20, idle_timeout=10)
 
 pytestmark = pytest.mark.skipif(activemq_broker.missing() is not None, reason=str(activemq_broker.missing()))
-
-
-@pytest.fixture(scope="session")
-def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[activemq_broker.Broker]:
-    b = activemq_broker.Broker(tmp_path_factory.mktemp("activemq"))
-    try:
-        b.wait()
-        yield b
-    finally:
-        b.stop()
 
 
 def jmsctl(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:

@@ -14,6 +14,7 @@ and the reason, exit status 2 at the command line.
 from __future__ import annotations
 
 import os
+import sys
 from importlib import import_module
 from types import TracebackType
 
@@ -83,6 +84,14 @@ def connect(url: str, options: Options | None = None) -> Opened:
     return Opened(module.connect(target, options))
 
 
+def end_process(status: int) -> None:
+    """A broker command's last call: with a JVM in this process (the JMS transport), the process
+    ends here with ``status`` (see jms.end_process); otherwise it returns and Python exits as usual."""
+    jms = sys.modules.get(f"{__name__}.{_JMS}")
+    if jms is not None:
+        jms.end_process(status)
+
+
 def env_classpath() -> tuple[str, ...]:
     """``JMSCTL_CLASSPATH`` (``:``-separated), for providers whose jars are not found by default."""
     value = os.environ.get("JMSCTL_CLASSPATH", "")
@@ -91,5 +100,5 @@ def env_classpath() -> tuple[str, ...]:
 
 __all__ = [
     "DEFAULT_IDLE_TIMEOUT", "DEFAULT_TIMEOUT", "BrokerError", "BrowseStalled", "Connection", "Opened", "Options",
-    "SendReport", "Target", "connect", "env_classpath", "parse_url", "stalled",
+    "SendReport", "Target", "connect", "end_process", "env_classpath", "parse_url", "stalled",
 ]

@@ -22,7 +22,9 @@ import math
 import os
 import shutil
 import subprocess
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +41,7 @@ SHARE = "/usr/share/java"
 BRIDGE = Path(__file__).parent / "java" / "JmsctlBridge.java"
 BATCH = 512  # lines taken from the bridge per call
 COMMIT_EVERY = 1000  # messages sent per transaction
+POLL_MILLIS = 200  # the longest a Java call of a browse or watch waits: signals and lost connections are seen between two
 
 
 @dataclass(frozen=True)
@@ -95,12 +98,33 @@ def _start_jvm(target: Target, classpath: list[str]) -> Any:
     with _jvm_lock:
         if not jpype.isJVMStarted():
             try:
-                jpype.startJVM(classpath=classpath, convertStrings=False)
+                # -Xrs: the JVM leaves SIGINT, SIGTERM and SIGHUP to Python (jmsctl.cleanup, the broker
+                # commands), instead of its own handler running System.exit from a thread of its own while
+                # the main thread is in a Java call (temp files left, SIGABRT in JPype's exception handling,
+                # JVMNotRunning tracebacks); interrupt=False: JPype installs no ^C handler of its own.
+                jpype.startJVM("-Xrs", classpath=classpath, convertStrings=False, interrupt=False)
             except Exception as exc:  # JVMNotFoundException (a ValueError), JVMNotSupportedException, OSError ...
                 raise BrokerError(f"{target.url}: cannot start a Java VM: {exc}") from None
         # else: one JVM per process (JPype cannot restart one); the jars of a later connection are
         # added through a class loader of its own (_loader).
     return jpype
+
+
+def end_process(status: int) -> None:
+    """With a JVM in this process: stdout and stderr flushed, the process ended now with ``status``.
+
+    JPype's exit hook (shutdownJVM) waits for every non-daemon Java thread, and a provider's
+    connection that a signal or a dead broker left half open keeps one: the process would hang at
+    exit (seen after SIGINT during the connect). The JVM holds nothing to save (a browse's file is
+    committed, a send committed or rolled back by the broker when the connection drops), so the
+    broker commands end the process here. Without a JVM, nothing happens."""
+    jpype = sys.modules.get("jpype")
+    if jpype is None or not jpype.isJVMStarted():
+        return
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(status)
 
 
 def _loader(jpype: Any, classpath: list[str]) -> Any:
@@ -214,12 +238,15 @@ class JmsConnection:
         address = target.address
         self.connection = None
         self.session: Any = None
+        self.watchdog = self.bridge.Watchdog()
         try:
             factory = factory_class(user, password, address) if provider is None or provider.user_first else factory_class(address, user, password)
 
             def open_session() -> Any:
                 connection = factory.createConnection() if user is None else factory.createConnection(user, password)
                 self.connection = connection
+                with contextlib.suppress(jpype.JException):  # a container's client may refuse a listener
+                    connection.setExceptionListener(self.watchdog)
                 connection.start()
                 return connection.createSession(False, 1)  # Session.AUTO_ACKNOWLEDGE
 
@@ -227,7 +254,7 @@ class JmsConnection:
         except jpype.JException as exc:
             self.close()
             raise BrokerError(f"{target.url}: {self.describe(exc)}") from None
-        except BrokerError:
+        except BaseException:  # BrokerError, or a signal (jmsctl.cleanup.Stopped) during the connect
             self.close()
             raise
 
@@ -269,18 +296,46 @@ class JmsConnection:
             raise BrokerError(f"{self.target.url}: {self.describe(exc)}") from None
         yield from self._lines(feed, selector)
 
+    def lost(self, count: int | None = None, ended: bool = False) -> None:
+        """BrokerError when the connection's ExceptionListener heard of a failure (the broker died,
+        the network dropped): an error, never a browse that merely went quiet. ``ended``: the browse
+        says it ended, and the listener (called on a thread of the provider's) may not have heard
+        yet: the connection is asked too (getClientID, local, throws on a failed or closed one)."""
+        failure = self.watchdog.failure()
+        if failure is None and ended and self.connection is not None:
+            try:
+                self.connection.getClientID()
+            except self._error as exc:
+                failure = self.describe(exc)
+        if failure is not None:
+            if str(failure).startswith("java.io.EOFException"):
+                failure = f"the broker closed it ({failure})"
+            after = f" after {count} message{'s' if count != 1 else ''}" if count is not None else ""
+            raise BrokerError(f"{self.target.url}: connection lost{after}: {failure}")
+
     def _lines(self, feed: Any, selector: str | None) -> Iterator[Message]:
         count = 0
-        idle = max(1, int(self.options.idle_timeout * 1000))
+        idle = self.options.idle_timeout
+        quiet_since = time.monotonic()
         try:
             while True:
-                chunk = feed.take(BATCH, idle)
+                # Short waits: a signal is handled (in Python, between two calls) and a lost connection
+                # seen within POLL seconds, whatever the idle timeout.
+                chunk = feed.take(BATCH, POLL_MILLIS)
                 if chunk is None:
-                    raise BrowseStalled(stalled(self.target, selector, count, self.options.idle_timeout), count)
+                    self.lost(count)
+                    if time.monotonic() - quiet_since >= idle:
+                        raise BrowseStalled(stalled(self.target, selector, count, idle), count)
+                    continue
+                quiet_since = time.monotonic()
                 for line in str(chunk).split("\n"):
                     if line.startswith("\0"):
+                        self.lost(count, ended=True)
                         if line == "\0end":
                             return
+                        for _ in range(10):  # a failure: often the connection's, said on another thread a moment later
+                            time.sleep(POLL_MILLIS / 1000)
+                            self.lost(count, ended=True)
                         raise BrokerError(f"{self.target.url}: {line[len(chr(0)) + len('failed '):]}")
                     count += 1
                     yield self.message(line)
@@ -387,16 +442,25 @@ class JmsConnection:
 
     def watch(self, topic: str, selector: str | None = None) -> Iterator[Message]:
         try:
-            consumer = self.session.createConsumer(self.session.createTopic(topic), selector)
+            destination = self.session.createTopic(topic)
+            # createConsumer(Destination, None) is ambiguous to JPype (a String or a MessageListener)
+            consumer = self.session.createConsumer(destination) if selector is None else self.session.createConsumer(destination, selector)
         except self._error as exc:
             raise BrokerError(f"{self.target.url}: {self.describe(exc)}") from None
         try:
             while True:
-                m = consumer.receive(250)  # short waits: Ctrl-C is seen between them
-                if m is not None:
+                try:
+                    m = consumer.receive(POLL_MILLIS)  # short waits: a signal is seen between them
+                except self._error as exc:
+                    self.lost()
+                    raise BrokerError(f"{self.target.url}: connection lost: {self.describe(exc)}") from None
+                if m is None:
+                    self.lost()
+                else:
                     yield self.message(str(self.bridge.toJson(m)))
         finally:
-            consumer.close()
+            with contextlib.suppress(Exception):  # a dead connection cannot close it: nothing left to do
+                consumer.close()
 
     def close(self) -> None:
         connection, self.connection = self.connection, None
@@ -464,4 +528,4 @@ def connect(target: Target, options: Options) -> JmsConnection:
     return JmsConnection(target, options)
 
 
-__all__ = ["PROVIDERS", "JmsConnection", "classpath_for", "connect"]
+__all__ = ["PROVIDERS", "JmsConnection", "classpath_for", "connect", "end_process"]

@@ -30,7 +30,11 @@ public final class JmsctlBridge {
             String last = END;
             try {
                 while (!stopped && messages.hasMoreElements()) {
-                    lines.put(toJson((Message) messages.nextElement()));
+                    Object next = messages.nextElement();
+                    if (next == null) {  // ActiveMQ's browser, its connection gone
+                        throw new java.lang.IllegalStateException("the browse gave no message where it said there was one");
+                    }
+                    lines.put(toJson((Message) next));
                 }
             } catch (Throwable e) {
                 last = FAILED + describe(e);
@@ -63,6 +67,21 @@ public final class JmsctlBridge {
         public void stop() {
             stopped = true;
             lines.clear();
+        }
+    }
+
+    /** The connection's ExceptionListener: a broker that dies or a connection that drops is said
+     *  here (the provider's own thread), where Python looks between two waits of a browse or watch,
+     *  instead of a browse that waits forever for the rest of its enumeration. */
+    public static final class Watchdog implements ExceptionListener {
+        private volatile String failure;
+
+        public void onException(JMSException e) {
+            if (failure == null) failure = describe(e);
+        }
+
+        public String failure() {
+            return failure;
         }
     }
 

@@ -1,25 +1,28 @@
 """``jmsctl browse``, ``send`` and ``watch``: a live broker through a transport of jmsctl.brokers.
 
 Every broker failure (down, login refused, no such queue, a selector it rejects, a browse that
-stalls) is one line naming the URL and the reason, exit status 2. Outputs are all or nothing
-(jmsctl.outputs): on Ctrl-C or SIGTERM the file is not written and the process ends (its
-connections with it); a stalled browse keeps what was read, counted.
+stalls, a connection lost) is one line naming the URL and the reason, exit status 2. Outputs are all
+or nothing (jmsctl.outputs): on Ctrl-C, SIGTERM or SIGHUP the file is not written and the process
+ends (its connections with it), one line saying what was done (a send: how many the broker has),
+exit 128 + the signal; a stalled browse keeps what was read, counted.
 """
 
 from __future__ import annotations
 
-import signal
+import contextlib
+import functools
+import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
-from typing import Any, Optional
+from typing import Any, NoReturn, Optional
 
 import orjson
 import typer
 
-from jmsctl import brokers
+from jmsctl import brokers, cleanup
 from jmsctl import selector as sel
 from jmsctl.cli.errors import fail, say
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, max_record_size, writer_format
@@ -61,6 +64,28 @@ def _compiled(text: str, dialect: str, what: str, quiet: bool = True) -> sel.Sel
     return compiled(Source(what, text), dialect, quiet)
 
 
+def ends_process(command: Callable[..., None]) -> Callable[..., None]:
+    """A broker command that ends the process itself when it has started a JVM (brokers.end_process:
+    JPype's exit hook can hang on a connection a signal or a dead broker left half open), with the
+    status it would have returned. Also for the commands built on the brokers (move, copy, purge)."""
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            command(*args, **kwargs)
+        except typer.Exit as exc:
+            brokers.end_process(exc.exit_code)
+            raise
+        except BrokenPipeError:
+            with contextlib.suppress(OSError):  # stdout's last flush cannot fail again
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            brokers.end_process(128 + 13)  # SIGPIPE, as jmsctl.cli.app.main says it
+            raise
+        brokers.end_process(0)
+
+    return run
+
+
 class _Progress:
     """``browsed N (R/s)`` on stderr every half second, on a terminal only; erased at the end."""
 
@@ -88,6 +113,7 @@ class _Progress:
 # ----- browse ----------------------------------------------------------------------------------
 
 
+@ends_process
 def browse(
     url: str = typer.Argument(..., metavar="URL", help=URL_HELP),
     queue: str = typer.Argument(..., metavar="QUEUE", help="The queue's plain name (orders)."),
@@ -135,6 +161,12 @@ def browse(
         _compare(url, queue, selector, dialect.value if dialect else None, options)
         return
     fmt = writer_format(target)
+    with cleanup.stopping():
+        _browse(url, queue, selector, local, local_dialect, explain, where, output, fmt, max_count, stats, options)
+
+
+def _browse(url: str, queue: str, selector: str | None, local: Any, local_dialect: str, explain: bool, where: str | None,
+            output: str | None, fmt: formats.Format, max_count: int | None, stats: bool, options: brokers.Options) -> None:
     try:
         out = open_output(output)
     except OutputError as exc:
@@ -170,7 +202,11 @@ def browse(
     except brokers.BrokerError as exc:
         out.discard()
         progress.done()
-        fail(str(exc))
+        fail(f"{exc}{f'; {output} not written' if output else ''}")
+    except cleanup.Stopped as stop:  # on stdout (a file's temp is removed by jmsctl.cleanup's own handler)
+        out.discard()
+        progress.done()
+        _stopped(stop, f"after {counts['browsed']} message{'s' if counts['browsed'] != 1 else ''} browsed")
     except BrokenPipeError:
         out.discard()
         raise typer.Exit(0) from None
@@ -225,7 +261,7 @@ def _compare(url: str, queue: str, selector: str, dialect: str | None, options: 
     from jmsctl.brokers.compare import compare, describe
 
     try:
-        with brokers.connect(url, options) as conn:
+        with cleanup.stopping(), brokers.connect(url, options) as conn:
             chosen = dialect or conn.dialect
             if chosen is None:
                 fail(f"{url}: the broker does not say which engine it runs: give --dialect")
@@ -235,6 +271,8 @@ def _compare(url: str, queue: str, selector: str, dialect: str | None, options: 
             everything = list(conn.browse(queue))
     except brokers.BrokerError as exc:
         fail(str(exc))
+    except cleanup.Stopped as stop:
+        _stopped(stop, "nothing compared")
     result = compare(selected, everything, judged, chosen)
     _notes(options)
     w = sys.stdout.write
@@ -255,6 +293,7 @@ def _compare(url: str, queue: str, selector: str, dialect: str | None, options: 
 # ----- send ------------------------------------------------------------------------------------
 
 
+@ends_process
 def send(
     url: str = typer.Argument(..., metavar="URL", help=URL_HELP),
     queue: str = typer.Argument(..., metavar="QUEUE", help="The queue's plain name (orders)."),
@@ -275,7 +314,15 @@ def send(
 
     Example: jmsctl send stomp://127.0.0.1:61613 orders samples/orders.ndjson
     """
-    messages = _read_all(files, source_format, max_size)
+    with cleanup.stopping():
+        try:
+            messages = _read_all(files, source_format, max_size)
+        except cleanup.Stopped as stop:
+            _stopped(stop, "nothing sent")
+        _send(url, queue, messages, dry_run, timeout, classpath)
+
+
+def _send(url: str, queue: str, messages: list[Message], dry_run: bool, timeout: float, classpath: str | None) -> None:
     report = brokers.SendReport()
     if dry_run:
         from jmsctl.brokers.outgoing import prepare
@@ -297,12 +344,31 @@ def send(
             with brokers.connect(url, options) as conn:
                 conn.send(queue, messages, report)
         except brokers.BrokerError as exc:
-            fail(str(exc))
+            _lost(report)
+            fail(f"{exc}; {_sent(report, messages, queue)}")
+        except cleanup.Stopped as stop:
+            _lost(report)
+            _stopped(stop, _sent(report, messages, queue))
         _notes(options)
-    for what, n in sorted(report.lost.items()):
-        sys.stderr.write(f"jmsctl send: not carried: {what}: {n} message{'s' if n != 1 else ''}\n")
+    _lost(report)
     verb = "would send" if dry_run else "sent"
     sys.stderr.write(f"{verb} {report.sent} message{'s' if report.sent != 1 else ''} to {queue}\n")
+
+
+def _lost(report: brokers.SendReport) -> None:
+    for what, n in sorted(report.lost.items()):
+        sys.stderr.write(f"jmsctl send: not carried: {what}: {n} message{'s' if n != 1 else ''}\n")
+
+
+def _sent(report: brokers.SendReport, messages: list[Message], queue: str) -> str:
+    """What a send that ended early did: the messages the broker took (committed, or receipted)."""
+    return f"{report.sent} of {len(messages)} messages were sent to {queue} (the broker has them), the other {len(messages) - report.sent} not"
+
+
+def _stopped(stop: cleanup.Stopped, done: str) -> NoReturn:
+    """A broker command stopped by a signal: one line saying what was done, exit 128 + the signal."""
+    say(f"stopped by {stop.name}; {done}")
+    raise typer.Exit(stop.status)
 
 
 def _read_all(files: list[str], source_format: str | None, max_size: int) -> list[Message]:
@@ -342,6 +408,7 @@ class WatchFormat(str, Enum):
     ndjson = "ndjson"
 
 
+@ends_process
 def watch(
     url: str = typer.Argument(..., metavar="URL", help=URL_HELP),
     topic: str = typer.Argument(..., metavar="TOPIC", help="The topic's plain name."),
@@ -361,10 +428,9 @@ def watch(
     from jmsctl.cli.commands.filter import pretty
 
     options = _options(timeout, classpath)
-    previous = signal.signal(signal.SIGTERM, _terminated)
     n = 0
     try:
-        with brokers.connect(url, options) as conn:
+        with cleanup.stopping(), brokers.connect(url, options) as conn:
             for m in conn.watch(topic, selector):
                 n += 1
                 if output_format is WatchFormat.ndjson:
@@ -374,20 +440,10 @@ def watch(
                 sys.stdout.flush()
     except brokers.BrokerError as exc:
         fail(str(exc))
-    except _Terminated:
-        raise typer.Exit(143) from None
+    except cleanup.Stopped as stop:  # how a watch ends: silently, the subscription closed
+        raise typer.Exit(stop.status) from None
     except BrokenPipeError:
         raise typer.Exit(0) from None
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-class _Terminated(BaseException):
-    """SIGTERM while watching: unwinds like Ctrl-C, so the connection is closed."""
-
-
-def _terminated(signum: int, frame: object) -> None:
-    raise _Terminated
 
 
 __all__ = ["browse", "send", "watch"]

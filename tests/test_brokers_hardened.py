@@ -1,0 +1,246 @@
+"""The JMS transport as a person debugging a broker meets it (issue 32): stopped by signals at several
+points of a browse, a send and a watch; the broker killed under a browse and a watch; a watch with no
+selector. Never a traceback, never a temp file, exit 128 + the signal, counts that match the broker's.
+
+The session's broker (tests/conftest.py) for everything but the kill, which has a broker of its own
+(persistent, in a temp directory). Every jmsctl runs as a subprocess, as a user runs it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import orjson
+import pytest
+
+from jmsctl import brokers
+from jmsctl.brokers.stomp import encode_frame
+from jmsctl.messages.model import Message
+from jmsctl.values import INT, STRING
+from tests import activemq_broker
+
+ROOT = Path(__file__).parent.parent
+QUICK = brokers.Options(timeout=20, idle_timeout=10)
+LONG = 30000  # messages in the long queue: a JMS browse of it takes several seconds here
+
+pytestmark = pytest.mark.skipif(activemq_broker.missing() is not None, reason=str(activemq_broker.missing()))
+
+
+def _long_messages(n: int) -> list[Message]:
+    return [Message({"JMSType": "car"}, {"n": (INT, i), "s": (STRING, "x" * 40)}, "text", f"hello {i}") for i in range(n)]
+
+
+def _count(broker: activemq_broker.Broker, queue: str) -> int:
+    """The queue's messages as the broker has them (STOMP, in this process: no JVM)."""
+    with brokers.connect(broker.stomp_url, QUICK) as conn:
+        return sum(1 for _ in conn.browse(queue))
+
+
+@pytest.fixture(scope="module")
+def long_queue(broker: activemq_broker.Broker) -> str:
+    with brokers.connect(broker.stomp_url, QUICK) as conn:
+        report = brokers.SendReport()
+        conn.send("hardened-long", _long_messages(LONG), report)
+    assert report.sent == LONG
+    return "hardened-long"
+
+
+def _start(*args: str, cwd: Path = ROOT) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "jmsctl", *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _stop(process: subprocess.Popen[bytes], sig: signal.Signals, after: float) -> tuple[bytes, str]:
+    time.sleep(after)
+    process.send_signal(sig)
+    out, err = process.communicate(timeout=60)
+    return out, err.decode("utf-8", "replace")
+
+
+def _one_error_line(err: str) -> str:
+    assert "Traceback" not in err and "\tat " not in err and "Fatal" not in err, err
+    lines = [line for line in err.splitlines() if line]
+    assert len(lines) == 1 and lines[0].startswith("jmsctl: error: "), err
+    return lines[0]
+
+
+# ----- item 2: signals --------------------------------------------------------------------------
+
+
+def _threads(process: subprocess.Popen[bytes]) -> int:
+    try:
+        return len(os.listdir(f"/proc/{process.pid}/task"))
+    except OSError:
+        return 0
+
+
+def _temp_size(directory: Path) -> int:
+    """The size of the browse's hidden temp file (-1 while there is none)."""
+    sizes = [p.stat().st_size for p in directory.glob(".*.tmp")]
+    return max(sizes) if sizes else -1
+
+
+def _when(process: subprocess.Popen[bytes], ready: Callable[[], bool], seconds: float = 60) -> None:
+    """Waits until ``ready()`` (a point of the command's run, seen from outside), bounded."""
+    deadline = time.monotonic() + seconds
+    while not ready():
+        assert process.poll() is None and time.monotonic() < deadline, f"the point was never reached: {process.poll()}"
+        time.sleep(0.02)
+
+
+def _opened(process: subprocess.Popen[bytes], path: Path) -> bool:
+    try:
+        return any(os.readlink(f"/proc/{process.pid}/fd/{fd}") == str(path) for fd in os.listdir(f"/proc/{process.pid}/fd"))
+    except OSError:
+        return False
+
+
+JVM = 8  # threads: a JVM has started in the process (Python alone has one or two)
+
+# (signal, the point): the temp file made (before the JVM), the JVM started (connecting), the first
+# bytes written (browsing), a megabyte written (well into it).
+POINTS = [(signal.SIGTERM, "temp"), (signal.SIGINT, "jvm"), (signal.SIGTERM, "jvm"), (signal.SIGINT, "written"),
+          (signal.SIGHUP, "written"), (signal.SIGTERM, "megabyte")]
+
+
+@pytest.mark.parametrize(("sig", "point"), POINTS)
+def test_a_signal_stops_a_jms_browse_to_a_file_cleanly(broker: activemq_broker.Broker, long_queue: str, tmp_path: Path,
+                                                        sig: signal.Signals, point: str) -> None:
+    out = tmp_path / "F.ndjson"
+    process = _start("browse", broker.jms_url, long_queue, "-o", str(out), cwd=tmp_path)
+    ready = {"temp": lambda: _temp_size(tmp_path) >= 0, "jvm": lambda: _threads(process) > JVM,
+             "written": lambda: _temp_size(tmp_path) > 0, "megabyte": lambda: _temp_size(tmp_path) > 1 << 20}[point]
+    _when(process, ready)
+    _, err = _stop(process, sig, 0)
+    assert process.returncode == 128 + sig, err
+    line = _one_error_line(err)
+    assert line == f"jmsctl: error: stopped by {sig.name}; {out} not written"
+    assert list(tmp_path.iterdir()) == []  # neither F nor a hidden .F.XXXX.tmp
+
+
+@pytest.mark.parametrize(("sig", "lines"), [(signal.SIGINT, 1), (signal.SIGTERM, 3000)])
+def test_a_signal_stops_a_jms_browse_to_stdout_cleanly(broker: activemq_broker.Broker, long_queue: str,
+                                                        sig: signal.Signals, lines: int) -> None:
+    process = _start("browse", broker.jms_url, long_queue)
+    assert process.stdout is not None
+    read = [process.stdout.readline() for _ in range(lines)]
+    out, err = _stop(process, sig, 0)
+    assert process.returncode == 128 + sig, err
+    line = _one_error_line(err)
+    browsed = re.fullmatch(rf"jmsctl: error: stopped by {sig.name}; after (\d+) messages? browsed", line)
+    assert browsed, line
+    assert len(read) + len(out.splitlines()) <= int(browsed.group(1)) < LONG
+
+
+@pytest.mark.parametrize(("sig", "after"), [(signal.SIGTERM, None), (signal.SIGINT, 0.5), (signal.SIGTERM, 3.0)])
+def test_a_stopped_jms_send_says_what_the_broker_has(broker: activemq_broker.Broker, tmp_path: Path, sig: signal.Signals,
+                                                     after: float | None) -> None:
+    """Stopped while reading the file (None), as the JVM connects, well into the send: the count said
+    (committed transactions) is the count on the queue."""
+    dump = tmp_path / "long.ndjson"
+    from jmsctl.messages.encode import message_json
+
+    dump.write_bytes(b"".join(orjson.dumps(message_json(m)) + b"\n" for m in _long_messages(LONG)))
+    queue = f"hardened-send-{sig.name}-{after}"
+    process = _start("send", broker.jms_url, queue, str(dump))
+    if after is None:
+        _when(process, lambda: _opened(process, dump))  # reading it (which takes a second or more)
+    else:
+        _when(process, lambda: _threads(process) > JVM)
+    _, err = _stop(process, sig, after or 0)
+    assert process.returncode == 128 + sig, err
+    line = _one_error_line(err)
+    if line == f"jmsctl: error: stopped by {sig.name}; nothing sent":
+        sent = 0
+    else:
+        said = re.fullmatch(rf"jmsctl: error: stopped by {sig.name}; (\d+) of {LONG} messages were sent to {queue} \(the broker has them\), "
+                            r"the other (\d+) not", line)
+        assert said, line
+        sent = int(said.group(1))
+        assert sent + int(said.group(2)) == LONG and sent < LONG
+    assert _count(broker, queue) == sent
+
+
+def test_a_jms_watch_without_a_selector_prints_and_stops_on_a_signal(broker: activemq_broker.Broker) -> None:
+    """Item 1: createConsumer(topic, None) was ambiguous to JPype: a TypeError traceback, exit 1."""
+    process = _start("watch", broker.jms_url, "hardened-prices", "--format", "ndjson")
+    try:
+        record = _first_watched(broker, process, "hardened-prices")
+        assert record["body"] == "42" and record["properties"]["kind"] == "x"
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=30)
+        assert process.returncode == 143, err
+        assert err.decode() == "", err
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def _first_watched(broker: activemq_broker.Broker, process: subprocess.Popen[bytes], topic: str) -> dict[str, object]:
+    """Publishes over STOMP until the watch prints a line (its subscription takes a moment); that line."""
+    import socket
+
+    assert process.stdout is not None
+    os.set_blocking(process.stdout.fileno(), False)
+    deadline = time.monotonic() + 60
+    with socket.create_connection(("127.0.0.1", broker.stomp)) as s:
+        s.sendall(encode_frame("CONNECT", {"accept-version": "1.2", "host": "localhost"}))
+        s.recv(1000)
+        while time.monotonic() < deadline and process.poll() is None:
+            s.sendall(encode_frame("SEND", {"destination": f"/topic/{topic}", "kind": "x"}, b"42"))
+            time.sleep(0.5)
+            line = process.stdout.readline()
+            if line:
+                return orjson.loads(line)  # type: ignore[no-any-return]
+    raise AssertionError(f"the watch printed nothing: {process.poll()} {process.stderr.read() if process.stderr else ''}")
+
+
+# ----- item 3: the broker killed ------------------------------------------------------------------
+
+
+@pytest.fixture
+def own_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[activemq_broker.Broker]:
+    b = activemq_broker.Broker(tmp_path_factory.mktemp("activemq-killed"), persistent=True)
+    try:
+        b.wait()
+        yield b
+    finally:
+        b.stop()
+
+
+def test_a_broker_killed_under_a_jms_browse_and_watch_is_a_lost_connection(own_broker: activemq_broker.Broker, tmp_path: Path) -> None:
+    """kill -9 of the broker: the browse says "connection lost" (exit 2), never "stalled", and writes
+    no file; the watch says the same instead of an EOFException traceback."""
+    with brokers.connect(own_broker.stomp_url, QUICK) as conn:
+        conn.send("doomed", _long_messages(12000), brokers.SendReport())
+    out = tmp_path / "F.ndjson"
+    to_file = _start("browse", own_broker.jms_url, "doomed", "-o", str(out), "--idle-timeout", "60", cwd=tmp_path)
+    piped = _start("browse", own_broker.jms_url, "doomed", "--idle-timeout", "60")
+    watch = _start("watch", own_broker.jms_url, "doomed-prices", "--format", "ndjson")
+    try:
+        _first_watched(own_broker, watch, "doomed-prices")
+        assert piped.stdout is not None
+        first = piped.stdout.readline()  # the browse is under way (and held by the pipe, not read further)
+        assert orjson.loads(first)["body"].startswith("hello")
+        own_broker.kill()
+        started = time.monotonic()
+        for process in (piped, watch, to_file):
+            _, err = process.communicate(timeout=60)
+            if process is to_file and process.returncode == 0:
+                continue  # the whole queue was read before the kill: written, rightly
+            line = _one_error_line(err.decode("utf-8", "replace"))
+            assert process.returncode == 2, line
+            assert "connection lost" in line and "stalled" not in line, line
+        assert time.monotonic() - started < 30  # not the idle timeout (60 s)
+        assert not out.exists() or len(out.read_bytes().splitlines()) == 12000
+        assert [p.name for p in tmp_path.iterdir() if p.name != out.name] == []
+    finally:
+        for process in (piped, watch, to_file):
+            if process.poll() is None:
+                process.kill()
