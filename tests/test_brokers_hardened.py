@@ -8,6 +8,7 @@ The session's broker (tests/conftest.py) for everything but the kill, which has 
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import signal
@@ -244,3 +245,28 @@ def test_a_broker_killed_under_a_jms_browse_and_watch_is_a_lost_connection(own_b
         for process in (piped, watch, to_file):
             if process.poll() is None:
                 process.kill()
+
+
+# ----- item 4: a message the client cannot decode -------------------------------------------------
+
+
+def test_a_message_the_jms_client_cannot_decode_is_a_rejected_record(broker: activemq_broker.Broker, tmp_path: Path) -> None:
+    """A text holding U+1F600 sent over STOMP (4-byte UTF-8): ActiveMQ's OpenWire client throws
+    UTFDataFormatException on it. It was the end of the whole browse (exit 2, no id, "third" never
+    shown); now it is rejected, named, counted, its raw bytes kept, and the browse goes on."""
+    with brokers.connect(broker.stomp_url, QUICK) as conn:
+        conn.send("hardened-bmp", [Message({}, {}, "text", body) for body in ("first", "\U0001F600", "third")], brokers.SendReport())
+    out, rejected = tmp_path / "out.ndjson", tmp_path / "rejected.ndjson"
+    done = subprocess.run([sys.executable, "-m", "jmsctl", "browse", broker.jms_url, "hardened-bmp", "-o", str(out), "--rejected", str(rejected),
+                           "--stats"], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2, done.stderr
+    assert [orjson.loads(x)["body"] for x in out.read_bytes().splitlines()] == ["first", "third"]
+    lines = done.stderr.splitlines()
+    assert "Traceback" not in done.stderr and len(lines) == 3, done.stderr
+    assert re.fullmatch(r"jmsctl: error: \S+ hardened-bmp: message 2 \(ID:\S+\): the client cannot decode it: .*UTFDataFormatException.*"
+                        rf"; its 8 raw bytes in {re.escape(str(rejected))}", lines[0]), lines[0]
+    assert lines[1].startswith("browsed 3, written 2, rejected 1 ")
+    assert lines[2].endswith("hardened-bmp: 1 message the client could not decode was rejected; the 2 others are written in " + str(out))
+    record = orjson.loads(rejected.read_bytes())
+    assert record["position"] == 2 and record["JMSMessageID"].startswith("ID:")
+    assert base64.b64decode(record["raw"]).endswith("\U0001F600".encode())

@@ -13,6 +13,7 @@ and the reason, exit status 2 at the command line.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from importlib import import_module
@@ -25,6 +26,7 @@ from jmsctl.brokers.interface import (
     BrowseStalled,
     Connection,
     Options,
+    Rejected,
     SendReport,
     Target,
     stalled,
@@ -79,7 +81,7 @@ def connect(url: str, options: Options | None = None) -> Opened:
         from jmsctl.brokers.credentials import credentials
 
         user, password = credentials(target.host)
-        options = Options(user, password, options.timeout, options.idle_timeout, options.classpath, options.notes)
+        options = dataclasses.replace(options, user=user, password=password)
     module = import_module(f"{__name__}.{transport_module(target)}")
     return Opened(module.connect(target, options))
 
@@ -99,6 +101,6 @@ def env_classpath() -> tuple[str, ...]:
 
 
 __all__ = [
-    "DEFAULT_IDLE_TIMEOUT", "DEFAULT_TIMEOUT", "BrokerError", "BrowseStalled", "Connection", "Opened", "Options",
+    "DEFAULT_IDLE_TIMEOUT", "DEFAULT_TIMEOUT", "BrokerError", "BrowseStalled", "Connection", "Opened", "Options", "Rejected",
     "SendReport", "Target", "connect", "end_process", "env_classpath", "parse_url", "stalled",
 ]

@@ -50,6 +50,19 @@ class Target:
 
 
 @dataclass(frozen=True)
+class Rejected:
+    """A message the broker gave and the client could not decode (a rejected record, as a broken
+    line is for ``filter``): its ``position`` in the browse (1 for the first, rejected ones
+    counted), its JMSMessageID when the client gives it, the reason, and the body's bytes as the
+    client holds them when it gives them (``raw``)."""
+
+    position: int
+    message_id: str | None
+    reason: str
+    raw: bytes | None = None
+
+
+@dataclass(frozen=True)
 class Options:
     """What every transport honours: credentials (never from the command line), the connect
     timeout, the idle timeout that ends a stalled browse, and the JVM classpath for JMS."""
@@ -60,6 +73,7 @@ class Options:
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT
     classpath: tuple[str, ...] = ()
     notes: list[str] = field(default_factory=list, compare=False)  # said once on stderr by the caller
+    rejected: list[Rejected] = field(default_factory=list, compare=False)  # a browse goes on past them; the caller reports them
 
 
 @dataclass
@@ -83,7 +97,8 @@ class Connection(Protocol):
     typed: bool
 
     def browse(self, queue: str, selector: str | None = None) -> Iterator[Message]:
-        """The queue's messages without consuming them, in the broker's dispatch order."""
+        """The queue's messages without consuming them, in the broker's dispatch order; one the client
+        cannot decode is appended to ``options.rejected`` and the browse goes on."""
         ...
 
     def send(self, queue: str, messages: Iterable[Message], report: SendReport) -> None:

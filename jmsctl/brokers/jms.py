@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 import orjson
 
-from jmsctl.brokers.interface import BrokerError, BrowseStalled, Options, SendReport, Target, stalled
+from jmsctl.brokers.interface import BrokerError, BrowseStalled, Options, Rejected, SendReport, Target, stalled
 from jmsctl.brokers.outgoing import prepare
 from jmsctl.messages.model import BytesValue, Message
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING, to_f32
@@ -41,6 +41,7 @@ SHARE = "/usr/share/java"
 BRIDGE = Path(__file__).parent / "java" / "JmsctlBridge.java"
 BATCH = 512  # lines taken from the bridge per call
 COMMIT_EVERY = 1000  # messages sent per transaction
+REJECTED = "\0rejected "  # JmsctlBridge.REJECTED
 POLL_MILLIS = 200  # the longest a Java call of a browse or watch waits: signals and lost connections are seen between two
 
 
@@ -329,6 +330,9 @@ class JmsConnection:
                     continue
                 quiet_since = time.monotonic()
                 for line in str(chunk).split("\n"):
+                    if line.startswith(REJECTED):
+                        self.options.rejected.append(rejected_of(line[len(REJECTED):]))
+                        continue
                     if line.startswith("\0"):
                         self.lost(count, ended=True)
                         if line == "\0end":
@@ -507,6 +511,18 @@ def _value(v: Any) -> Any:
     if jtype is DOUBLE:
         return (DOUBLE, float(x))
     return (jtype, x)
+
+
+def rejected_of(text: str) -> Rejected:
+    """JmsctlBridge's line for a message the client could not decode."""
+    obj = orjson.loads(text)
+    raw = base64.b64decode(obj["raw"]) if obj.get("raw") is not None else None
+    reason = obj["reason"]
+    if "UTFDataFormatException" in reason and raw is not None and any(b >= 0xF0 for b in raw):
+        # ActiveMQ's OpenWire client reads a text body as its own modified UTF-8 (MarshallingSupport.readUTF8):
+        # the 4-byte sequence of a character outside the BMP, which a STOMP producer sends, is refused.
+        reason += " (a character outside the BMP in 4-byte UTF-8, as a STOMP producer sends it: browse it over STOMP)"
+    return Rejected(obj["position"], obj.get("id"), reason, raw)
 
 
 def message_of(obj: dict[str, Any]) -> Message:

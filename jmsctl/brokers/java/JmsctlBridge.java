@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 public final class JmsctlBridge {
     public static final String END = "\u0000end";
     public static final String FAILED = "\u0000failed ";
+    public static final String REJECTED = "\u0000rejected ";
 
     /** A browse (or any enumeration of messages) drained into a bounded queue by a daemon thread. */
     public static final class Feed implements Runnable {
@@ -29,12 +30,20 @@ public final class JmsctlBridge {
         public void run() {
             String last = END;
             try {
+                long position = 0;
                 while (!stopped && messages.hasMoreElements()) {
                     Object next = messages.nextElement();
                     if (next == null) {  // ActiveMQ's browser, its connection gone
                         throw new java.lang.IllegalStateException("the browse gave no message where it said there was one");
                     }
-                    lines.put(toJson((Message) next));
+                    position++;
+                    String line;
+                    try {
+                        line = toJson((Message) next);
+                    } catch (JMSException | RuntimeException e) {  // one message the client cannot decode: the browse goes on
+                        line = rejected((Message) next, position, e);
+                    }
+                    lines.put(line);
                 }
             } catch (Throwable e) {
                 last = FAILED + describe(e);
@@ -110,6 +119,24 @@ public final class JmsctlBridge {
             }
         }
         return refused == null ? null : refused.toString();
+    }
+
+    /** A message toJson cannot write (ActiveMQ's client reads a text holding a character outside the
+     *  BMP, sent over STOMP, as a UTFDataFormatException): REJECTED and a JSON object with its
+     *  position in the browse, its JMSMessageID when the client gives it, the reason, and the body's
+     *  bytes as the client holds them (ActiveMQ Classic: getContent, by reflection) when it can. */
+    static String rejected(Message m, long position, Throwable e) {
+        StringBuilder out = new StringBuilder(REJECTED).append("{\"position\":").append(position);
+        try {
+            String id = m.getJMSMessageID();
+            if (id != null) string(out.append(",\"id\":"), id);
+        } catch (JMSException | RuntimeException ignored) {
+            // no id: the position names it
+        }
+        string(out.append(",\"reason\":"), describe(e));
+        byte[] raw = serialized(m);
+        if (raw != null) string(out.append(",\"raw\":"), Base64.getEncoder().encodeToString(raw));
+        return out.append('}').toString();
     }
 
     /** An exception and its causes in one line. */
@@ -213,8 +240,9 @@ public final class JmsctlBridge {
         }
     }
 
-    /** ActiveMQ Classic keeps an ObjectMessage's serialized bytes (getContent(), a ByteSequence): read
-     *  them by reflection, never getObject(). Null for other providers or a compressed body. */
+    /** ActiveMQ Classic keeps a message's body bytes as they came (getContent(), a ByteSequence; an
+     *  ObjectMessage's serialized bytes): read them by reflection, never getObject(). Null for other
+     *  providers or a compressed body. */
     private static byte[] serialized(Message m) {
         try {
             Object compressed = m.getClass().getMethod("isCompressed").invoke(m);

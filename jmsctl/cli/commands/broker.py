@@ -9,6 +9,7 @@ exit 128 + the signal; a stalled browse keeps what was read, counted.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import functools
 import os
@@ -135,6 +136,10 @@ def browse(
     ),
     classpath: Optional[str] = _classpath(),  # noqa: UP045
     quiet: bool = quiet_option(),
+    rejected_file: Optional[str] = typer.Option(  # noqa: UP045
+        None, "--rejected", metavar="FILE",
+        help="Write the messages the client cannot decode to FILE (NDJSON: position, JMSMessageID, reason, raw bytes in base64).",
+    ),
 ) -> None:
     """Browse a queue without consuming it, as a consumer sees it.
 
@@ -162,11 +167,12 @@ def browse(
         return
     fmt = writer_format(target)
     with cleanup.stopping():
-        _browse(url, queue, selector, local, local_dialect, explain, where, output, fmt, max_count, stats, options)
+        _browse(url, queue, selector, local, local_dialect, explain, where, output, fmt, max_count, stats, options, rejected_file)
 
 
 def _browse(url: str, queue: str, selector: str | None, local: Any, local_dialect: str, explain: bool, where: str | None,
-            output: str | None, fmt: formats.Format, max_count: int | None, stats: bool, options: brokers.Options) -> None:
+            output: str | None, fmt: formats.Format, max_count: int | None, stats: bool, options: brokers.Options,
+            rejected_file: str | None) -> None:
     try:
         out = open_output(output)
     except OutputError as exc:
@@ -223,12 +229,40 @@ def _browse(url: str, queue: str, selector: str | None, local: Any, local_dialec
     _notes(options)
     for what, n in sorted(lost.items()):
         sys.stderr.write(f"jmsctl browse: not in {fmt.name} as it was: {what}: {n} message{'s' if n != 1 else ''}\n")
+    rejected = _rejected(url, queue, options.rejected, rejected_file)
     if stats:
         seconds = max(time.monotonic() - started, 1e-9)
-        sys.stderr.write(f"browsed {counts['browsed']}, written {counts['written']} ({counts['browsed'] / seconds:,.0f} messages/s)\n")
+        read = counts["browsed"] + rejected
+        sys.stderr.write(f"browsed {read}, written {counts['written']}, rejected {rejected} ({read / seconds:,.0f} messages/s)\n")
     if stalled is not None:
         kept = f"; the {counts['written']} written are in {output}" if output else ""
         fail(f"{stalled}{kept}")
+    if rejected:
+        kept = f" in {output}" if output else ""
+        fail(f"{url} {queue}: {rejected} message{'s' if rejected != 1 else ''} the client could not decode "
+             f"{'were' if rejected != 1 else 'was'} rejected; the {counts['written']} others are written{kept}")
+
+
+def _rejected(url: str, queue: str, rejected: list[brokers.Rejected], path: str | None) -> int:
+    """The messages the client could not decode: each named on stderr (the first SHOWN), and with
+    their raw bytes in ``--rejected FILE`` (NDJSON, all or nothing). Returns their count."""
+    from jmsctl.messages.rejections import SHOWN
+
+    for r in rejected[:SHOWN]:
+        kept = f"; its {len(r.raw)} raw bytes {'in ' + path if path else 'kept with --rejected FILE'}" if r.raw is not None else ""
+        say(f"{url} {queue}: message {r.position} ({r.message_id or 'no JMSMessageID'}): the client cannot decode it: {r.reason}{kept}")
+    if len(rejected) > SHOWN:
+        say(f"{url} {queue}: {len(rejected) - SHOWN:,} more rejected messages not shown")
+    if path is not None:
+        try:
+            with open_output(path) as out:
+                for r in rejected:
+                    record = {"position": r.position, "JMSMessageID": r.message_id, "reason": r.reason,
+                              "raw": base64.b64encode(r.raw).decode() if r.raw is not None else None}
+                    out.write(orjson.dumps(record) + b"\n")
+        except (OutputError, OSError) as exc:
+            fail(f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}")
+    return len(rejected)
 
 
 def _write(fmt: formats.Format, messages: Iterable[Message], stream: Any, lost: Counter[str]) -> None:
@@ -286,6 +320,10 @@ def _compare(url: str, queue: str, selector: str, dialect: str | None, options: 
         w(f"{result.unmatched} selected by the broker were not in the unselected browse (the queue changed between the browses)\n")
     if result.without_id:
         w(f"{result.without_id} messages without a JMSMessageID were not compared\n")
+    if options.rejected:
+        ids = sorted({r.message_id or f"position {r.position}" for r in options.rejected})
+        w(f"{len(ids)} message{'s' if len(ids) != 1 else ''} the client could not decode {'were' if len(ids) != 1 else 'was'} "
+          f"not compared: {', '.join(ids[:5])}{' ...' if len(ids) > 5 else ''}\n")
     if result.differences:
         raise typer.Exit(1)
 
