@@ -210,3 +210,23 @@ def test_a_camel_uri_selector_cut_at_an_ampersand_is_warned(tmp_path: Path) -> N
     assert done.stdout.splitlines() == [
         "R.java:3:41: W019 the endpoint URI cuts the selector at '&': the consumer gets `a = 1 `, and `& b = 2` is read as another option",
         "camel.xml:1:54: W019 the endpoint URI cuts the selector at '&': the consumer gets `c = 1 `, and `& d = 2` is read as another option"]
+
+
+# ----- 8: Python selectors, a constant used twice, the JSON record of --fix --------------------
+
+def test_python_selectors_and_a_constant_used_twice_are_fixed_and_recorded_in_json(tmp_path: Path) -> None:
+    (tmp_path / "c.py").write_text('import stomp\nconn.subscribe(destination="/queue/a", id=1, headers={"selector": "a != 1"})\n')
+    (tmp_path / "T.java").write_text('import javax.jms.*;\nclass T {\n  static final String SEL = "a != 1";\n'
+                                     '  void f(Session s, Queue q, Queue r) throws Exception {\n    s.createConsumer(q, SEL);\n'
+                                     '    s.createConsumer(r, SEL + " AND b = 2");\n  }\n}\n')
+    done = _scan(tmp_path, "--fix", "--format", "json", ".")
+    assert done.returncode == 0, done.stderr
+    assert "not fixed" not in done.stderr
+    assert '"selector": "a <> 1"' in (tmp_path / "c.py").read_text()
+    assert 'SEL = "a <> 1";' in (tmp_path / "T.java").read_text()
+    doc = json.loads(done.stdout)
+    assert [(x["source"], x["line"], x["selector"], x["fixed"], [f["code"] for f in x["fixes"]]) for x in doc["fixes_applied"]] == [
+        ("T.java", 5, "a != 1", "a <> 1", ["E006"]), ("T.java", 6, "a != 1 AND b = 2", "a <> 1 AND b = 2", ["E006"]),
+        ("c.py", 2, "a != 1", "a <> 1", ["E006"])]
+    assert doc["summary"]["invalid"] == 0
+    assert "fixes_applied" not in json.loads(_scan(tmp_path, "--format", "json", ".").stdout)

@@ -129,6 +129,18 @@ def _overlap(edits: list[FileEdit]) -> bool:
     return any(spans[i][1] > spans[i + 1][0] or (spans[i] == spans[i + 1]) for i in range(len(spans) - 1))
 
 
+def _also(other: Found, text: str, found: Found, fixed: Fixed) -> str:
+    """What another selector reads once ``found``'s literal is fixed: a constant used again in a
+    concatenation (``SEL + " AND b = 2"``) reads the fixed text where it holds the old one."""
+    mapped = found.pieces[0]
+    if not isinstance(mapped, Mapped) or not mapped.starts:
+        return text
+    lo, hi = mapped.starts[0], mapped.ends[-1]
+    if not any(isinstance(p, Mapped) and any(lo <= s < hi for s in p.starts) for p in other.pieces):
+        return text
+    return text.replace(fixed.original, fixed.text, 1)
+
+
 def fix_file(result: FileResult, fixer: Callable[[Checked], Fixed | None], extractor: Extractor | None = None) -> FileFix:
     """Every applicable fix of one scanned file, each checked by reading the file again."""
     extractor = extractor or for_path(result.path)
@@ -162,21 +174,21 @@ def fix_file(result: FileResult, fixer: Callable[[Checked], Fixed | None], extra
             if fixed.suggestions:
                 out.shown.append((checked, fixed))
             continue
+        if index < len(before) and before[index] == fixed.original and expected[index] == fixed.text:
+            out.applied.append((checked, fixed))  # a constant used twice (or in a concatenation): fixed with the first use
+            continue
         if not found.literal:
             out.refused.append((checked, fixed, "not one constant literal of the file (a concatenation or a constant built of parts): shown, not written"))
             continue
         if index >= len(before) or before[index] != fixed.original:
             out.refused.append((checked, fixed, "not found again in the file"))
             continue
-        if expected[index] == fixed.text:  # a constant used twice: its literal was fixed with the first use
-            out.applied.append((checked, fixed))
-            continue
         edits = file_edits(result.path, found, result.text, fixed)
         trial = [*accepted, *edits]
         if _overlap(trial):
             out.refused.append((checked, fixed, "its source overlaps another fix's"))
             continue
-        want = [fixed.text if f.pieces == found.pieces else w for f, w in zip(founds, expected, strict=True)]
+        want = [fixed.text if f.pieces == found.pieces else _also(f, w, found, fixed) for f, w in zip(founds, expected, strict=True)]
         new_text = _apply(result.text, trial)
         try:
             got = [_written(f) for f in _found(extractor, result.path, new_text)]

@@ -75,6 +75,7 @@ def scan(
             failures.append(str(exc))
     if fix and diff:
         fail("scan: --fix writes the files, --diff prints the patch instead: give one")
+    applied: list[dict[str, Any]] | None = [] if fix else None
     if fix or diff:
         from jmsctl.cli.commands.scan_fix import apply_fixes
 
@@ -82,7 +83,7 @@ def scan(
         results = [r if not (r.cuts and r.selectors) else _scan_file(r.path, failures, dialect.value, lint, whole=True) or r
                    for r in results]
         with closed_pipe_exits_quietly():
-            status, written = apply_fixes(results, dialect.value, lint, write=fix, failures=failures)
+            status, written = apply_fixes(results, dialect.value, lint, write=fix, failures=failures, applied=applied)
         if diff or failures:
             for message in failures:
                 say(message)
@@ -91,7 +92,7 @@ def scan(
     for message in failures:
         say(message)
     with closed_pipe_exits_quietly():
-        status = _report(results, scanned, output_format, strict)
+        status = _report(results, scanned, output_format, strict, applied)
     raise typer.Exit(2 if failures else status)
 
 
@@ -121,7 +122,7 @@ def _items(results: list[FileResult]) -> list[tuple[FileResult, Diagnostic]]:
     return out
 
 
-def _report(results: list[FileResult], scanned: int, fmt: ScanFormat, strict: bool) -> int:
+def _report(results: list[FileResult], scanned: int, fmt: ScanFormat, strict: bool, applied: list[dict[str, Any]] | None = None) -> int:
     selectors = [c for r in results for c in r.selectors]
     invalid = sum(1 for c in selectors if c.errors or (strict and c.warnings))
     warnings = sum(c.warnings for c in selectors)
@@ -133,9 +134,12 @@ def _report(results: list[FileResult], scanned: int, fmt: ScanFormat, strict: bo
 
         write_json(document(((r.path, r.text, d) for r, d in _items(results)), VERSION))
     elif fmt is ScanFormat.json:
-        write_json({"selectors": [_selector_json(r, c, strict) for r in results for c in r.selectors],
-                    "files_not_scanned": [_diagnostic_json(r, d) for r in results for d in r.notes],
-                    "summary": summary})
+        doc = {"selectors": [_selector_json(r, c, strict) for r in results for c in r.selectors],
+               "files_not_scanned": [_diagnostic_json(r, d) for r in results for d in r.notes],
+               "summary": summary}
+        if applied is not None:  # after --fix: what was written, at the places the files held before
+            doc["fixes_applied"] = applied
+        write_json(doc)
     elif fmt is ScanFormat.full:
         con = pipe_aware(console())
         for r, d in _items(results):

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from jmsctl import selector as sel
 from jmsctl.analysis import fixes
@@ -103,9 +104,21 @@ def _patch(changed: list[FileFix], failures: list[str]) -> bytes:
     return b"".join(out)
 
 
-def apply_fixes(results: list[FileResult], dialect: str, lint: Lint | None, *, write: bool, failures: list[str]) -> tuple[int, set[str]]:
+def applied_json(ff: FileFix) -> list[dict[str, Any]]:
+    """The fixes applied to one file, for ``--format json`` after ``--fix`` (a record for CI)."""
+    out = []
+    for checked, fixed in ff.applied:
+        at = locate(ff.old, checked.found.start)
+        out.append({"source": ff.path, "line": at.line, "column": at.column, "selector": fixed.original, "fixed": fixed.text,
+                    "proof": fixed.proof, "fixes": [{"code": f.code, "title": f.title, "assumes": f.assumes or None} for f in fixed.fixes]})
+    return out
+
+
+def apply_fixes(results: list[FileResult], dialect: str, lint: Lint | None, *, write: bool, failures: list[str],
+                applied: list[dict[str, Any]] | None = None) -> tuple[int, set[str]]:
     """The fixes of every file: written (``write``) or printed as a patch. Returns the exit status
-    (--diff: 1 when the patch is not empty) and the files written."""
+    (--diff: 1 when the patch is not empty) and the files written; ``applied`` gets a record of
+    each fix written."""
     fixer = _fixer(dialect, lint)
     fixed = [fix_file(r, _broker_aware(fixer, r.quoted_ids)) for r in results]
     for ff in fixed:
@@ -118,7 +131,10 @@ def apply_fixes(results: list[FileResult], dialect: str, lint: Lint | None, *, w
         sys.stdout.buffer.write(patch)
         sys.stdout.buffer.flush()
         return (1 if changed else 0), set()
-    return 0, _write(changed, failures)
+    written = _write(changed, failures)
+    if applied is not None:
+        applied.extend(x for ff in fixed if ff.path in written for x in applied_json(ff))
+    return 0, written
 
 
 def _write(changed: list[FileFix], failures: list[str]) -> set[str]:

@@ -127,7 +127,11 @@ def extract(path: str, text: str) -> list[Found]:
             j += 1
         if j == start or (j == start + 1 and toks[start].string == "None"):
             continue
-        found.append(Found(join(pieces), offset(toks[start].start), offset(toks[j - 1].end), kind, resolves=False))  # Python fills no ${...}
+        joined = join(pieces)
+        # One plain string token, all of it: what 'scan --fix' may rewrite (not an f-string, bytes or a concatenation).
+        literal = (j == start + 1 and toks[start].type == tokenize.STRING and len(joined) == 1 and isinstance(joined[0], Mapped)
+                   and not set(_PREFIX.match(toks[start].string).group(1).lower()) & set("fbt"))  # type: ignore[union-attr]
+        found.append(Found(joined, offset(toks[start].start), offset(toks[j - 1].end), kind, resolves=False, literal=literal))  # Python fills no ${...}
     return found
 
 
