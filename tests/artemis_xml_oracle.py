@@ -10,7 +10,7 @@ from typing import Any
 
 from jmsctl.messages.decode import RecordError
 from jmsctl.messages.formats import artemis_core as ac
-from jmsctl.messages.formats import artemis_xml as ax
+from jmsctl.messages.formats import artemis_xml_build as ax  # the build stage (issue 35 item 29)
 from jmsctl.messages.model import BytesValue, Message
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, RANGES, SHORT, STRING, TypedValue
 

@@ -243,7 +243,7 @@ def test_activemq_never_reads_a_non_string_property_as_a_destination(name: str, 
 BUILT_INTO_THE_BROKER_ENGINE = {
     "not_binds_tighter": "broker_parser.py unary(): NOT sits beside '-' below the multiplicative level",
     "chained_comparisons": "broker_parser.py equality()/comparison(): the JavaCC ( ... )* loops",
-    "ascii_identifiers": "broker_parser.py _ID: the JavaCC <ID> token",
+    "ascii_identifiers": "broker_lexer.py ID: the JavaCC <ID> token",
     "integer_division_truncates": "broker_evaluator.py arithmetic(): '/' and '%' in double",
 }
 

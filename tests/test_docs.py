@@ -246,5 +246,6 @@ def test_every_code_the_readme_lists_for_a_rule_of_semantics_cites_it() -> None:
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     listed = set(re.findall(r"^\| (E0\d\d|E1\d\d)\b", readme, re.M))
-    beyond = {"E017", "E018", "E120", "E121"}  # not rules of the language: a second look at the text, and limits
+    beyond = {"E017", "E018", "E120", "E121",  # not rules of the language: a second look at the text, and limits
+              "E130", "E131", "E132"}  # the broker dialects' own (docs/dialects.md)
     assert listed - beyond <= set(RULES), sorted(listed - beyond - set(RULES))

@@ -68,6 +68,7 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     # ActiveMQ's STOMP prefix: the standard rejects the ':'; with it, Strings compare as numbers
     "conversion_prefix": ("convert_string_expressions:w > 100", "W021"),
     "convert_string_expressions": None,  # set only by the prefix (conversion_prefix), never by a dialect itself
+    "hyphenated_prefix": ("hyphenated_props:b-ar = 'x'", "W021"),  # Artemis's prefix: '-' inside names after it
 }
 # Differences the issue names that are not switches of their own (literal reading lives in 'evaluation').
 MORE = (("x = 0xFFFFFFFF", "W024"), ("-7 / 2 = -3", "W023"), ("n >= 0 AND n = b", "W031"), ("-s BETWEEN -1 AND 1", "W031"),

@@ -230,3 +230,38 @@ def test_python_selectors_and_a_constant_used_twice_are_fixed_and_recorded_in_js
         ("c.py", 2, "a != 1", "a <> 1", ["E006"])]
     assert doc["summary"]["invalid"] == 0
     assert "fixes_applied" not in json.loads(_scan(tmp_path, "--format", "json", ".").stdout)
+
+
+# ----- 7: the lints and codes under the broker dialects ------------------------------------------
+
+def test_lints_run_under_the_broker_dialects_and_each_code_has_one_meaning() -> None:
+    from jmsctl import selector as sel
+
+    for dialect in ("artemis", "activemq"):
+        for text, code in [("topic", "W018"), ("color = red", "W016"), ("id = '${x}'", "W015"), ("JMSType IN ('a, b')", "W017")]:
+            assert [d.code for d in sel.analyze(text, dialect).diagnostics] == [code], (dialect, text)
+        assert [d.code for d in sel.analyze("XPATH '//a'", dialect).errors] == ["E131"]
+    assert [d.code for d in sel.analyze("REGEX('a', b)", "activemq").errors] == ["E132"]
+    assert [d.code for d in sel.analyze("a NOT = 1").errors] == ["E016"]  # E016 means NOT before a comparison, only
+
+
+def test_artemis_hyphenated_props_prefix_is_read_as_artemis_reads_it() -> None:
+    from jmsctl import evaluate
+    from jmsctl import selector as sel
+    from jmsctl.messages.decode import decode_message
+
+    assert sel.analyze("hyphenated_props:b-ar = '123'", "artemis").valid
+    assert sel.analyze("no_hyphenated_props:hyphenated_props:foo-bar = 'zzz'", "artemis").valid
+    assert not sel.analyze("hyphenated_props:b-ar = '123'").valid  # the standard has no such prefix
+    message = decode_message({"properties": {"b-ar": "123"}})
+    assert evaluate("hyphenated_props:b-ar = '123'", message, "artemis") is True
+    assert evaluate("hyphenated_props:b-ar = '124'", message, "artemis") is False
+    assert evaluate("no_hyphenated_props:b-ar = '123'", message, "artemis") is not True  # b - ar: a subtraction of absent properties
+
+
+def test_readme_and_sarif_name_the_broker_codes() -> None:
+    from jmsctl.scan.sarif import RULES
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for code in ("E130", "W130", "E131", "E132", "W019"):
+        assert f"| {code} |" in readme and code in RULES, code

@@ -39,6 +39,8 @@ RULES = {
     "W017": "one string holding a list inside IN", "W018": "bare identifier as the whole selector",
     "W019": "endpoint URI cuts the selector at '&'",
     "I001": "selector built at run time: not checked whole", "I002": "file not scanned",
+    "E130": "the broker rejects the selector", "W130": "a header the standard does not let a selector read",
+    "E131": "XPATH / XQUERY selector not evaluated", "E132": "function call not evaluated",
 }
 
 

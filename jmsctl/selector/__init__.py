@@ -80,7 +80,11 @@ def _analyze_broker(text: str, d: dialects.Dialect) -> Analysis:
             ast = broker_parser.parse(text, d)
         except SelectorError as exc:
             return Analysis(text, None, (exc.diagnostic,))
-        return Analysis(text, ast, tuple(broker_diagnostics(ast, d)))
+        from jmsctl.selector.lints import run_all
+
+        found = [*broker_diagnostics(ast, d), *(run_all(ast, text) if ast is not None else ())]  # W015-W018 read the text as every dialect does
+        found.sort(key=lambda x: (x.span.start, x.severity.value, x.code))
+        return Analysis(text, ast, tuple(found))
 
 
 @dataclass(frozen=True)

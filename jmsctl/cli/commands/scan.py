@@ -42,7 +42,7 @@ def scan(
     mistyped: bool = typer.Option(False, "--mistyped", help="With --portability: also try witnesses whose properties have a kind the selector does not expect."),
     like: Optional[list[str]] = typer.Option(None, "--like", metavar="DUMP", help="W016 exactly: an unquoted word is warned when no message of DUMP carries a property of that name (repeatable)."),  # noqa: UP045, B008
     properties: Optional[list[str]] = typer.Option(None, "--properties", metavar="NAMES", help="W016 exactly: the property names the messages carry, comma-separated (repeatable)."),  # noqa: UP045, B008
-    solver_timeout: float = typer.Option(GUARD_SECONDS, "--solver-timeout", min=0, metavar="SECONDS", help="A wall-clock guard on proving W040 (selects nothing) or W041 (selects everything) for one selector (the solver's budget is in its own resource units, so the warnings do not depend on the load); 0 turns them off."),
+    solver_timeout: float = typer.Option(GUARD_SECONDS, "--solver-timeout", min=0, metavar="SECONDS", help="A wall-clock guard on proving W040 (selects nothing) or W041 (selects everything) for one selector (the solver's budget is in its own resource units, so the warnings do not depend on the load); 0 turns them off. Not under --dialect artemis|activemq: the solver encodes only the standard's and ibm's reading."),
     fix: bool = typer.Option(False, "--fix", help="Rewrite the files in place with the proven fixes, where a selector is one constant literal (what each assumes on stderr); then report what remains."),
     diff: bool = typer.Option(False, "--diff", help="Print the fixes as a unified diff (git apply takes it) instead of writing them; exit 1 when there is one."),
 ) -> None:

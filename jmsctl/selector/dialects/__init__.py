@@ -42,6 +42,7 @@ class Dialect:
     function_calls: bool = False  # name(args) calls a registered function
     rewrite_delivery_mode_literals: bool = False  # 'PERSISTENT' -> 'DURABLE' in the text, quotes included
     conversion_prefix: str = ""  # a selector that begins with it is read without it, convert_string_expressions on
+    hyphenated_prefix: str = ""  # a selector that begins with it is read without it, '-' allowed inside names ('no_' + it: not)
     # --- evaluation -------------------------------------------------------------------------
     evaluation: str = "jakarta"  # "jakarta" (values.py) or "java" (the brokers' filter package objects)
     ibm_whole_false: bool = False  # docs/SEMANTICS.md#ibm-dialect: a type error makes the whole selector FALSE

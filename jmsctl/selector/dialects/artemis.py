@@ -10,6 +10,7 @@ DIALECT = Dialect(
     **SHARED_SWITCHES,  # type: ignore[arg-type]
     blank_is_error=True,
     quoted_identifiers=True,
+    hyphenated_prefix="hyphenated_props:",
     null_names=("JMSXGroupSeq",),
     extra_headers=("JMSExpiration",),
     rewrite_delivery_mode_literals=True,
@@ -23,6 +24,9 @@ DIALECT = Dialect(
                                           "'NON_DURABLE' anywhere in the text, inside string literals too",
         "quoted_identifiers": "apache/activemq-artemis artemis-selector/src/main/javacc/StrictParser.jj "
                               "<QUOTED_ID: '\"' (('\"\"') | ~['\"'])* '\"'> in variable()",
+        "hyphenated_prefix": "apache/activemq-artemis artemis-selector/src/main/java/org/apache/activemq/artemis/selector/impl/"
+                             "SelectorParser.java parse(): 'hyphenated_props:' (and 'no_hyphenated_props:') stripped in a loop, "
+                             "then HyphenatedParser.jj, whose <ID> takes '-' after the first character (StompTest)",
         "null_names": "apache/activemq-artemis artemis-core-client/src/main/java/org/apache/activemq/artemis/reader/"
                       "MessageUtil.java setIntProperty(): JMSXGroupSeq goes to the core group sequence, not to a property; "
                       "SelectorTranslator.java does not translate the name, so the filter finds no such property",

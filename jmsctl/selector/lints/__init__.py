@@ -58,4 +58,19 @@ def codes() -> tuple[str, ...]:
     return tuple(r.code for r in rules())
 
 
-__all__ = ["Rule", "by_node_type", "codes", "root_rules", "rules"]
+def run_all(node: n.Node, source: str) -> list[Diagnostic]:
+    """Every rule over a whole AST, in source order: for the brokers' dialects, whose checks are not
+    the checker's (the standard's checker runs the rules in its own walk). The rules read the
+    selector as written, which the brokers' grammar builds into the same nodes."""
+    out: list[Diagnostic] = []
+    for rule in root_rules():
+        out.extend(rule.run(node, source))
+    lints = by_node_type()
+    for child in n.walk(node):
+        for run in lints.get(type(child), ()):
+            out.extend(run(child, source))
+    out.sort(key=lambda d: (d.span.start, d.code))
+    return out
+
+
+__all__ = ["Rule", "by_node_type", "codes", "root_rules", "rules", "run_all"]
