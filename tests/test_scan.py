@@ -26,6 +26,7 @@ TREE = ROOT / "tests" / "fixtures" / "scan"
 EXPECTED = {
     ('config/broker.xml', 7, 45, 'W041'),  # filter string="TRUE": selects every message (proved)
     ('src/main/scala/Consumer.scala', 2, 14, 'W040'),  # JMSDeliveryMode = 2: selects no message (proved)
+    ('config/application.properties', 2, 20, 'W040'),  # JMSXDeliveryCount = 'x' never TRUE: its AND selects nothing (typed JMSX, 14b6394)
     ('config/application.properties', 3, 39, 'W010'),
     ('config/application.properties', 4, 49, 'E002'),
     ('config/application.properties', 5, 64, 'E002'),
