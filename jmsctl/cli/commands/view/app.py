@@ -24,6 +24,7 @@ from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
 from textual.widgets import Footer, Input, ProgressBar, Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
@@ -146,15 +147,20 @@ class ViewApp(App[str | None]):
             yield ProgressBar(total=100, show_eta=False, id="progress")
         yield Footer()
 
+    @property
+    def main(self) -> Screen[Any]:
+        """The screen of the list and the panes (queried even while a dialog is on top of it)."""
+        return self.screen_stack[0] if self.screen_stack else self.screen
+
     def on_mount(self) -> None:
-        ml = self.query_one(MessageList)
-        self.query_one("#colheads", Static).update(ml.header())
+        ml = self.main.query_one(MessageList)
+        self.main.query_one("#colheads", Static).update(ml.header())
         ml.focus()
         self.set_interval(0.2, self._poll_index)
         self.set_interval(DRAIN_EVERY, self._drain)
         self._sample_names()
         if self.initial:
-            self.query_one(SelectorInput).value = self.initial
+            self.main.query_one(SelectorInput).value = self.initial
         self._status()
 
     @work(thread=True, group="names")
@@ -164,11 +170,14 @@ class ViewApp(App[str | None]):
 
     def _set_names(self, names: list[str]) -> None:
         self.names = names
-        self.query_one(SelectorInput).suggester = NameSuggester(names)
+        self.main.query_one(SelectorInput).suggester = NameSuggester(names)
 
     def _poll_index(self) -> None:
         """While the index grows, the list of every record grows with it."""
-        ml = self.query_one(MessageList)
+        found = self.main.query(MessageList)
+        if not found:  # closing: the widgets are gone before the timers
+            return
+        ml = found.first()
         if not self.valid_text.strip() and ml.virtual_size.height != len(self.dump.ids()):
             ml.show(Rows(self.dump.ids()))
             self._status()
@@ -182,7 +191,7 @@ class ViewApp(App[str | None]):
             return
         text = event.value
         analysis = sel.analyze(text, self.dialect)
-        box = self.query_one("#diagnostics", Static)
+        box = self.main.query_one("#diagnostics", Static)
         event.input.set_class(not analysis.valid, "-invalid")
         shown = analysis.errors if not analysis.valid else analysis.warnings
         if shown or not box.has_class("-none"):  # nothing to show and nothing shown: no layout
@@ -202,14 +211,14 @@ class ViewApp(App[str | None]):
         if event.input.id == "selector":
             assert isinstance(event.input, SelectorInput)
             event.input.remember(event.value)
-            self.query_one(MessageList).focus()
+            self.main.query_one(MessageList).focus()
 
     def _start_narrowing(self, text: str) -> None:
         self.generation += 1
         self.workers.cancel_group(self, "narrow")
         self.workers.cancel_group(self, "profile")
         self.unknown = None
-        ml = self.query_one(MessageList)
+        ml = self.main.query_one(MessageList)
         if not text.strip():
             self.found = array("q")
             self.counts = None
@@ -252,6 +261,8 @@ class ViewApp(App[str | None]):
 
     def _drain(self) -> None:
         """The steps the narrowing reported since the last tick, shown at once."""
+        if not self.main.query(MessageList):  # closing: the widgets are gone before the timers
+            return
         last = None
         while self._pending:
             generation, step = self._pending.popleft()
@@ -266,7 +277,7 @@ class ViewApp(App[str | None]):
         self.done = step.done
         if step.done >= 1.0:
             self.narrowing = False
-        ml = self.query_one(MessageList)
+        ml = self.main.query_one(MessageList)
         ml.show(Rows(self.found, self.unknown, self._unknown_title()))
         self._status()
         if not self.narrowing:
@@ -276,7 +287,7 @@ class ViewApp(App[str | None]):
         if generation != self.generation:
             return
         self.unknown = unknown
-        self.query_one(MessageList).show(Rows(self.found, unknown, self._unknown_title()))
+        self.main.query_one(MessageList).show(Rows(self.found, unknown, self._unknown_title()))
 
     def _unknown_title(self) -> str:
         return f"UNKNOWN ({len(self.unknown):,})" if self.unknown is not None else ""
@@ -302,8 +313,8 @@ class ViewApp(App[str | None]):
         line = "  |  ".join(parts)
         if line != self._status_line:  # one line of fixed height: no layout
             self._status_line = line
-            self.query_one("#counts", Static).update(line, layout=False)
-        self.query_one("#progress", ProgressBar).update(progress=round(self.done * 100))
+            self.main.query_one("#counts", Static).update(line, layout=False)
+        self.main.query_one("#progress", ProgressBar).update(progress=round(self.done * 100))
 
     # ----- panes -----
 
@@ -315,9 +326,9 @@ class ViewApp(App[str | None]):
 
     def _update_panes(self) -> None:
         """The active pane, when what it shows changed (the record, the selector, the selection)."""
-        ml = self.query_one(MessageList)
+        ml = self.main.query_one(MessageList)
         rid = ml.current()
-        active = self.query_one(TabbedContent).active
+        active = self.main.query_one(TabbedContent).active
         key = (active, rid, self.valid_text if active != "message" else "", self.generation if active == "profile" else 0, id(self.dump))
         if key == self._shown or (active == "profile" and self.narrowing):
             return
@@ -325,11 +336,11 @@ class ViewApp(App[str | None]):
         record = self.dump.record(rid) if rid is not None else None
         if active == "message":
             body = message_pane(record) if record is not None else Text("(no message)", style="dim")
-            self.query_one("#message-body", Static).update(body)
+            self.main.query_one("#message-body", Static).update(body)
         elif active == "explain":
-            self.query_one("#explain-body", Static).update(explanation_pane(self.valid_text, record, self.dialect))
+            self.main.query_one("#explain-body", Static).update(explanation_pane(self.valid_text, record, self.dialect))
         elif active == "profile":
-            self.query_one("#profile-body", Static).update(profile_pane(None, ""))
+            self.main.query_one("#profile-body", Static).update(profile_pane(None, ""))
             self._profile(list(ml.rows.main if isinstance(ml.rows, Rows) else ml.rows)[:PROFILE_LIMIT], len(ml.rows), self.generation)
 
     @work(thread=True, group="profile", exclusive=True)
@@ -343,21 +354,21 @@ class ViewApp(App[str | None]):
         of = f"the selection: {len(ids):,} messages" + (f" (the first {len(ids):,} of {total:,})" if total > len(ids) else "")
         result = profiler.result()
         if not worker.is_cancelled and generation == self.generation:
-            self.call_from_thread(lambda: self.query_one("#profile-body", Static).update(profile_pane(result, of)))
+            self.call_from_thread(lambda: self.main.query_one("#profile-body", Static).update(profile_pane(result, of)))
 
     # ----- keys -----
 
     def action_focus_selector(self) -> None:
-        self.query_one(SelectorInput).focus()
+        self.main.query_one(SelectorInput).focus()
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
 
     def action_print_and_quit(self) -> None:
-        self.exit(self.query_one(SelectorInput).value)
+        self.exit(self.main.query_one(SelectorInput).value)
 
     def action_pane(self, name: str) -> None:
-        self.query_one(TabbedContent).active = name
+        self.main.query_one(TabbedContent).active = name
 
     def action_toggle_unknown(self) -> None:
         self.show_unknown = not self.show_unknown
@@ -366,9 +377,9 @@ class ViewApp(App[str | None]):
     def action_add_column(self) -> None:
         def add(name: Any) -> None:
             if name and name.strip():
-                ml = self.query_one(MessageList)
+                ml = self.main.query_one(MessageList)
                 ml.properties.append(name.strip())
-                self.query_one("#colheads", Static).update(ml.header())
+                self.main.query_one("#colheads", Static).update(ml.header())
                 ml.refresh_size()
 
         hint = ", ".join(n for n in self.names if not n.startswith("JMS"))[:60]
@@ -380,7 +391,7 @@ class ViewApp(App[str | None]):
                 return
             pos = answer.strip()
             rid = self._rid_at(pos)
-            if rid is None or not self.query_one(MessageList).go_to(rid):
+            if rid is None or not self.main.query_one(MessageList).go_to(rid):
                 self.notify(f"no message at {pos} in the list", severity="warning")
 
         self.push_screen(AskScreen("Go to position (as in FILE:POSITION):"), jump)
@@ -406,13 +417,13 @@ class ViewApp(App[str | None]):
 
     @work(thread=True, group="write")
     def _write(self, path: str, fmt: str) -> None:
-        ml = self.query_one(MessageList)
+        ml = self.main.query_one(MessageList)
         ids = list(ml.rows.main) if isinstance(ml.rows, Rows) else list(ml.rows)
         outcome, severity = write_selection(self.dump, ids, path, fmt)
         self.call_from_thread(self.notify, outcome, severity=severity, timeout=6)
 
     def action_copy_id(self) -> None:
-        rid = self.query_one(MessageList).current()
+        rid = self.main.query_one(MessageList).current()
         record = self.dump.record(rid) if rid is not None else None
         mid = record.message.headers.get("JMSMessageID") if record is not None and record.message is not None else None
         if mid is None:
@@ -422,7 +433,7 @@ class ViewApp(App[str | None]):
         self.notify(f"copied {mid}")
 
     def action_pager(self) -> None:
-        rid = self.query_one(MessageList).current()
+        rid = self.main.query_one(MessageList).current()
         if rid is None:
             return
         buffer = io.StringIO()
@@ -452,9 +463,9 @@ class ViewApp(App[str | None]):
 
     def _replace_dump(self, dump: Dump) -> None:
         self.dump = dump
-        ml = self.query_one(MessageList)
+        ml = self.main.query_one(MessageList)
         ml.dump = dump
-        self.query_one("#title", Static).update(dump.name)
+        self.main.query_one("#title", Static).update(dump.name)
         self._start_narrowing(self.valid_text)
         self.notify(f"browsed again: {len(dump.ids()):,} messages")
 
