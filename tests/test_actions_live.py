@@ -115,6 +115,18 @@ def test_a_move_of_10000_messages_over_jms_loses_nothing(broker: activemq_broker
 
 
 @pytest.mark.parametrize("transport", ["jms", "stomp"])
+def test_a_batch_larger_than_the_brokers_page_moves_everything(broker: activemq_broker.Broker, transport: str) -> None:
+    """ActiveMQ delivers at most maxPageSize (200) messages to one open transaction: a --batch 1000
+    commits when the broker pauses and goes on, rather than taking the pause for the queue's end."""
+    url = broker.stomp_url if transport == "stomp" else broker.jms_url
+    fill(broker.jms_url, f"page-{transport}", 700)
+    done = jmsctl("move", url, f"page-{transport}", f"page-{transport}-dst", "--all", "--yes", "--batch", "1000")
+    assert done.returncode == 0, done.stderr
+    assert "read 700, moved 700, left 0" in done.stderr
+    assert_nothing_lost(seqs(broker.jms_url, f"page-{transport}"), seqs(broker.jms_url, f"page-{transport}-dst"), 700)
+
+
+@pytest.mark.parametrize("transport", ["jms", "stomp"])
 def test_move_keeps_every_header_property_and_body(broker: activemq_broker.Broker, transport: str) -> None:
     """The samples of every body kind and property type: moved, they come back as sent (over STOMP,
     as STOMP carries them: Strings, text and bytes), with their origin in two properties."""

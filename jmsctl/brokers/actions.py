@@ -30,6 +30,7 @@ ORIGINAL_ID = "JmsctlOriginalMessageID"
 ORIGINAL_DESTINATION = "JmsctlOriginalDestination"
 DEFAULT_BATCH = 100
 DEFAULT_WAIT = 2.0
+PAUSE = 0.2  # a take ends early when the broker pauses this long after its first message
 
 
 @dataclass
@@ -53,8 +54,10 @@ class Mover(Protocol):
         ...
 
     def take(self, count: int, wait: float, full: bool) -> list[Taken]:
-        """Up to ``count`` messages consumed (and sent on) in the open transaction, each waited
-        for up to ``wait`` seconds; ``full``: with the messages, for the backup."""
+        """Up to ``count`` messages consumed (and sent on) in the open transaction, the first
+        waited for up to ``wait`` seconds, the others up to PAUSE (fewer is not the end: ActiveMQ
+        delivers at most its maxPageSize, 200, to one open transaction); ``full``: with the
+        messages, for the backup."""
         ...
 
     def commit(self) -> None: ...
@@ -157,7 +160,7 @@ def run(mover: Mover, tally: Tally, *, selector: str | None = None, ids: Sequenc
                 pending = mover.take(want, wait, full)
                 tally.read += len(pending)
                 settle(pending)
-                if len(pending) < want:
+                if not pending:  # nothing for ``wait``: SRC has no more (a short take is not the end)
                     break
                 pending = []
         else:
@@ -165,14 +168,19 @@ def run(mover: Mover, tally: Tally, *, selector: str | None = None, ids: Sequenc
             for start in range(0, len(chosen), batch):
                 chunk = chosen[start:start + batch]
                 mover.select(in_selector(chunk))
-                pending = mover.take(len(chunk), wait, full)
-                tally.read += len(pending)
-                got = {t.message_id for t in pending}
-                settle(pending)
-                gone = [i for i in chunk if i not in got]
+                missing = set(chunk)
+                while missing:
+                    pending = mover.take(len(missing), wait, full)
+                    tally.read += len(pending)
+                    missing -= {t.message_id for t in pending}
+                    settle(pending)
+                    if not pending:
+                        break
+                    pending = []
+                pending = []
+                gone = [i for i in chunk if i in missing]
                 tally.skipped += len(gone)
                 tally.skipped_ids += gone
-                pending = []
             if not chosen:
                 mover.commit()
         pending = []
@@ -185,4 +193,4 @@ def run(mover: Mover, tally: Tally, *, selector: str | None = None, ids: Sequenc
         raise
 
 
-__all__ = ["DEFAULT_BATCH", "DEFAULT_WAIT", "ORIGINAL_DESTINATION", "ORIGINAL_ID", "Backup", "Mover", "Taken", "Tally", "in_selector", "run"]
+__all__ = ["DEFAULT_BATCH", "DEFAULT_WAIT", "ORIGINAL_DESTINATION", "ORIGINAL_ID", "PAUSE", "Backup", "Mover", "Taken", "Tally", "in_selector", "run"]

@@ -14,7 +14,7 @@ import contextlib
 from collections import Counter
 from typing import Any
 
-from jmsctl.brokers.actions import ORIGINAL_DESTINATION, ORIGINAL_ID, Taken
+from jmsctl.brokers.actions import ORIGINAL_DESTINATION, ORIGINAL_ID, PAUSE, Taken
 from jmsctl.brokers.interface import BrokerError
 from jmsctl.brokers.jms import JmsConnection
 
@@ -42,7 +42,7 @@ class JmsMover:
         self._call("select", selector)
 
     def take(self, count: int, wait: float, full: bool) -> list[Taken]:
-        text = str(self._call("take", count, max(1, int(wait * 1000)), full))
+        text = str(self._call("take", count, max(1, int(wait * 1000)), int(PAUSE * 1000), full))
         if not text:
             return []
         if not full:

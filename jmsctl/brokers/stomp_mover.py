@@ -16,7 +16,7 @@ import contextlib
 from collections import Counter, deque
 from collections.abc import Iterator
 
-from jmsctl.brokers.actions import ORIGINAL_DESTINATION, ORIGINAL_ID, Taken
+from jmsctl.brokers.actions import ORIGINAL_DESTINATION, ORIGINAL_ID, PAUSE, Taken
 from jmsctl.brokers.interface import BrokerError, SendReport
 from jmsctl.brokers.stomp import Frame, StompConnection, _error_text, encode_frame, escape, message_of
 from jmsctl.messages.model import Message
@@ -84,9 +84,9 @@ class StompMover:
             self.tx = self._id()
             self.out += encode_frame("BEGIN", {"transaction": self.tx})
         taken: list[Taken] = []
-        frames = self._frames(wait)
+        first, later = self._frames(wait), self._frames(min(wait, PAUSE))
         while len(taken) < count:
-            frame = next(frames)
+            frame = next(later if taken else first)
             if frame is None:
                 break
             h = frame.headers

@@ -363,13 +363,14 @@ public final class JmsctlBridge {
             consumer = session.createConsumer(source, selector);
         }
 
-        /** Up to max messages received (each waiting up to waitMillis) and sent on, in the open
-         *  transaction: their NDJSON lines (full) or their JMSMessageIDs, joined by newlines; "" when
-         *  none came. */
-        public String take(int max, long waitMillis, boolean full) throws JMSException {
+        /** Up to max messages received and sent on, in the open transaction: the first waited for
+         *  up to waitMillis, the others up to pauseMillis (a broker that stops delivering mid-batch,
+         *  as ActiveMQ does past maxPageSize messages in one transaction, ends the batch early); their
+         *  NDJSON lines (full) or their JMSMessageIDs, joined by newlines; "" when none came. */
+        public String take(int max, long waitMillis, long pauseMillis, boolean full) throws JMSException {
             StringBuilder out = new StringBuilder();
             for (int i = 0; i < max; i++) {
-                Message m = consumer.receive(waitMillis);
+                Message m = consumer.receive(i == 0 ? waitMillis : Math.min(waitMillis, pauseMillis));
                 if (m == null) break;
                 String line = full ? toJson(m) : m.getJMSMessageID();
                 if (producer != null) {
