@@ -225,6 +225,45 @@ def run_compare(texts: list[str], count: int, timeout: float) -> list[dict[str, 
     return out
 
 
+def answers_of(texts: list[str]) -> list[list[Any]]:
+    """``never`` and ``always`` of each selector: the answer, its witness or reason (what must not move)."""
+    out = []
+    for t in texts:
+        for ask in (solver.never, solver.always):
+            a = ask(t, "jakarta", solver.DEFAULT_TIMEOUT, rlimit=RLIMIT)
+            out.append([a.result, getattr(a, "message", None), getattr(a, "reason", None)])
+    return out
+
+
+def run_determinism(texts: list[str], count: int) -> dict[str, Any]:
+    """The first ``count`` questions (never and always of count/2 selectors), each round in a fresh
+    process: once as is, once beside a busy loop on every core. The answers must be identical."""
+    import subprocess
+
+    chosen = texts[: max(1, count // 2)]
+    code = ("import json, sys; sys.path.insert(0, sys.argv[1]); import solver_bench as b; b.RLIMIT = int(sys.argv[2]); "
+            "print(json.dumps(b.answers_of(json.load(sys.stdin))))")
+
+    def round_() -> tuple[list[Any], float, tuple[float, ...]]:
+        t0 = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", code, str(ROOT / "bench"), str(RLIMIT)], input=json.dumps(chosen),
+                              capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        return json.loads(done.stdout), time.perf_counter() - t0, os.getloadavg()
+
+    quiet, quiet_s, quiet_load = round_()
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
+    try:
+        busy, busy_s, busy_load = round_()
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+    differ = sum(a != b for a, b in zip(quiet, busy, strict=True))
+    kinds = Counter(a[0] for a in quiet)
+    return {"question": f"the same {len(quiet)} questions beside a CPU hog", "count": len(quiet), "differ": differ,
+            "answers": dict(kinds), "quiet_s": quiet_s, "busy_s": busy_s, "load_quiet": quiet_load[0], "load_busy": busy_load[0]}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--timeout", type=float, default=solver.DEFAULT_TIMEOUT,
@@ -239,6 +278,8 @@ def main() -> None:
                     help="stop the overlap matrix after this many seconds and report the pairs measured (default: no limit)")
     ap.add_argument("--progress", type=int, default=500, help="a progress line on stderr every N pairs (default 500; 0 none)")
     ap.add_argument("--answers", metavar="FILE", help="write each pair's answer and time to FILE (NDJSON)")
+    ap.add_argument("--determinism", type=int, default=0, metavar="N",
+                    help="also N questions answered in a fresh process twice, the second time beside a CPU hog on every core")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     global RLIMIT
@@ -252,6 +293,8 @@ def main() -> None:
         rows.append(run_pairs(texts, args.pairs, args.timeout, args.max_seconds, args.progress, args.answers))
     if args.compare:
         rows += run_compare(texts, args.compare, args.timeout)
+    if args.determinism:
+        rows.append(run_determinism(texts, args.determinism))
     doc = {"selectors": len(texts), "timeout_s": args.timeout, "rlimit": args.rlimit, "load_before": load_before, "load_after": os.getloadavg(), "rows": rows}
     if args.json:
         print(json.dumps(doc, indent=2))
@@ -260,6 +303,10 @@ def main() -> None:
           f"{doc['load_after'][0]:.2f} after")
     print(f"{'question':52} {'count':>7} {'median':>9} {'p99':>9} {'max':>9} {'total':>8}  answers")
     for r in rows:
+        if "differ" in r:
+            print(f"{r['question']:52} {r['count']:>7}  {r['differ']} differ; {r['answers']}; {r['quiet_s']:.1f} s at load "
+                  f"{r['load_quiet']:.1f}, {r['busy_s']:.1f} s at load {r['load_busy']:.1f}")
+            continue
         if "median_ms" not in r:
             print(f"{r['question']:52} {r['count']:>7}")
             continue

@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 
 import z3
 
-from jmsctl.analysis import smt
+from jmsctl.analysis import portfolio, smt
 from jmsctl.analysis.encoded import DEFAULT_RLIMIT
 from jmsctl.values import INT
 
 PLAIN_RLIMIT = 200_000  # at most this much of what is left for a witness a person reads easily (ints as int)
+CVC5_BUDGET = 1_000_000  # cvc5's resource units per question, over all its subproblems (portfolio.py)
 
 
 @dataclass
@@ -29,11 +30,13 @@ class Budget:
     rlimit: int = DEFAULT_RLIMIT
     timeout: float = 5.0
     left: int = field(init=False)
+    cvc5_left: int = field(init=False)  # cvc5's own units for the question (portfolio.py)
     deadline: float = field(init=False)
     fired: bool = False  # the wall-clock guard ended some part of the question
 
     def __post_init__(self) -> None:
         self.left = self.rlimit
+        self.cvc5_left = CVC5_BUDGET
         self.deadline = time.monotonic() + self.timeout
 
     @property
@@ -108,9 +111,18 @@ def solve(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str], budget:
         if budget.spent or budget.wall_left() <= 0:
             reasons.append("budget spent")
             break
-        solver = z3.Solver()
-        solver.add(part)
-        outcome = budget.check(solver)
+        if hot and portfolio.available():  # floating point on names of unknown type: cvc5 first, z3 where it gives up
+            outcome, solver = _cvc5(part, budget)
+            if outcome == z3.unknown:
+                solver = z3.Solver()
+                solver.add(part)
+                outcome = budget.check(solver)
+        else:
+            solver = z3.Solver()
+            solver.add(part)
+            outcome = budget.check(solver)
+            if outcome == z3.unknown and not budget.fired and portfolio.available():  # cvc5 on what z3 gave up on
+                outcome, solver = _cvc5(part, budget)
         if outcome == z3.sat:
             model = solver.model()
             solver.add(*_plain(message))  # a witness a person reads easily, if one exists: ints as int
@@ -129,6 +141,27 @@ def solve(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str], budget:
     if budget.fired:
         return budget.guard_reason()
     return f"the solver gave up ({', '.join(dict.fromkeys(reasons))}; its budget {budget.rlimit:,} resource units)"
+
+
+CONFIRM_RLIMIT = 500_000  # z3's units to take cvc5's values with every constant fixed
+
+
+def _cvc5(part: z3.BoolRef, budget: Budget) -> tuple[z3.CheckSatResult, z3.Solver]:
+    """cvc5's answer on a part z3 gave up on: unsat as it is; sat as a z3 solver of the part with
+    every constant fixed to cvc5's value (so the model is z3's, and checked by z3 too)."""
+    wall = budget.wall_left()
+    solver = z3.Solver()
+    if wall <= 0 or budget.cvc5_left <= 0:
+        return z3.unknown, solver
+    outcome, fixed, used = portfolio.check(part, min(portfolio.CVC5_RLIMIT, budget.cvc5_left), int(wall * 1000))
+    budget.cvc5_left -= max(1, used)
+    if outcome == "unsat":
+        return z3.unsat, solver
+    if outcome != "sat":
+        return z3.unknown, solver
+    solver.add(part, *fixed)
+    budget.left = max(budget.left, CONFIRM_RLIMIT)  # the confirmation's own units: cvc5 found the values
+    return budget.check(solver, CONFIRM_RLIMIT), solver
 
 
 def _plain(message: smt.Message) -> list[z3.BoolRef]:

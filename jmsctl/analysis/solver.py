@@ -23,6 +23,7 @@ answer at any load. ``timeout`` (seconds) is only an outer guard; an ``Unknown``
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 import zlib
@@ -176,6 +177,10 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
     if dialect not in ENCODED or domain is not smt.ANY:
         return ask()
     pa, pb = _prepared(a, dialect), _prepared(b, dialect)
+    if not pa.names.isdisjoint(pb.names):  # one name compared with numbers, or a part on one name never TRUE with the other's
+        exact = _exact([pa, pb], _both_true, "overlap", "disjoint")
+        if exact is not None:
+            return exact
     for p in (pa, pb):
         _probe_alone(p)
     found = _merged(pa, pb)
@@ -252,6 +257,10 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
     each = [dialect] * len(texts) if isinstance(dialect, str) else list(dialect)
     prepared = [_prepared(t, d) for t, d in zip(texts, each, strict=True)]
     encoded = all(d in ENCODED for d in each)
+    if encoded and domain is smt.ANY:  # one name compared with numbers: a few messages decide exactly (onename.py)
+        exact = _exact(prepared, confirmed, found, claim)
+        if exact is not None:
+            return exact
     count = SEARCH if not encoded else PROBES if probes is None else probes
     probed = _probe(prepared, confirmed, found, domain, count, present) if count else None
     if probed is not None:
@@ -307,6 +316,38 @@ def _plain_strings(values: dict[str, TypedValue | None]) -> dict[str, TypedValue
             if text != v[1]:
                 out[name], changed = (STRING, text), True
     return out if changed else None
+
+
+def _exact(prepared: Sequence[_Prepared], confirmed: Callable[[Sequence[str]], bool], found: str, claim: str) -> Answer | None:
+    """The answer where the selectors compare one name with numbers (every verdict they can give is
+    on one of a few messages), or a proof of never / disjoint from the parts of their ANDs on one
+    name; None where neither applies."""
+    from jmsctl.analysis import onename
+
+    compiled = [p.compiled for p in prepared]
+
+    def judge(m: Message) -> bool | None:
+        if not confirmed(_verdicts(compiled, m)):
+            return False
+        return True if confirmed(_verdicts(compiled, read_witness(_doc(m)))) else None  # None: lost in the format
+
+    decided, message = onename.decide([p.ast for p in prepared], judge, present=claim == "covered")
+    if decided:
+        if message is None:
+            return Proof(claim)
+        doc = _doc(message)
+        return Witness(found, doc, _verdicts(compiled, read_witness(doc)), tuple(p.text for p in prepared))
+    if claim in ("never", "disjoint"):  # TRUE of all of them at once: the conjuncts of every AND together
+        conjuncts = [c for p in prepared if p.ast is not None for c in (n.chain(p.ast) if isinstance(p.ast, n.And) else [p.ast])]
+        if onename.never_by_name(conjuncts, functools.partial(_all_true, prepared[0].dialect)):
+            return Proof(claim)
+    return None
+
+
+def _all_true(dialect: str, parts: Sequence[n.Node], message: Message) -> bool:
+    from jmsctl.selector.unparser import unparse
+
+    return all(_verdicts([_prepared(unparse(p), dialect).compiled], message)[0] == "TRUE" for p in parts)
 
 
 # ----- one selector, prepared once for every question it takes part in -------------------------
