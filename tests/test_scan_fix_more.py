@@ -265,3 +265,57 @@ def test_readme_and_sarif_name_the_broker_codes() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for code in ("E130", "W130", "E131", "E132", "W019"):
         assert f"| {code} |" in readme and code in RULES, code
+
+
+# ----- 25: scan records destinations, overlap groups by them, JSON answers say file:line -----------
+
+DESTINATIONS = {
+    "L.java": """import javax.jms.*;
+import org.springframework.jms.annotation.JmsListener;
+class L {
+  static final String ORDERS = "orders";
+  @JmsListener(destination = "orders", selector = "region = 'EU'")
+  void a(String m) {}
+  @JmsListener(destination = "invoices", selector = "region = 'EU' AND x > 1")
+  void b(String m) {}
+  void c(Session s) throws Exception {
+    Queue q = s.createQueue(ORDERS);
+    s.createConsumer(q, "region <> 'US'");
+    s.createConsumer(s.createQueue("invoices"), "x > 5");
+  }
+}
+""",
+    "broker.xml": """<configuration xmlns="urn:activemq"><core xmlns="urn:activemq:core"><addresses>
+<address name="orders"><anycast><queue name="orders.eu"><filter string="region = 'EU'"/></queue>
+<queue name="orders.us"><filter string="region = 'US' OR x > 1"/></queue></anycast></address>
+</addresses></core></configuration>
+""",
+    "camel.xml": """<routes><route><from uri="jms:queue:orders?selector=region = 'EU' AND y = 1"/></route></routes>\n""",
+}
+
+
+def test_scan_records_destinations_and_overlap_groups_by_them(tmp_path: Path) -> None:
+    for name, text in DESTINATIONS.items():
+        (tmp_path / name).write_text(text)
+    scanned = _scan(tmp_path, "--format", "json", ".")
+    doc = json.loads(scanned.stdout)
+    assert [(s["source"], s["line"], s["destination"]) for s in doc["selectors"]] == [
+        ("L.java", 5, "orders"), ("L.java", 7, "invoices"), ("L.java", 11, "orders"), ("L.java", 12, "invoices"),
+        ("broker.xml", 2, "orders.eu"), ("broker.xml", 3, "orders.us"), ("camel.xml", 1, "orders")]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    done = subprocess.run([sys.executable, "-m", "jmsctl", "overlap", "-", "--format", "json"], input=scanned.stdout,
+                          env=env, capture_output=True, text=True, timeout=300)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    # orders.eu and orders.us would overlap (region = 'EU', x > 1) but are different queues: never paired
+    assert [(a["destination"], a["sources"], a["result"]) for a in answers] == [
+        ("orders", ["L.java:5", "L.java:11"], "overlap"), ("orders", ["L.java:5", "camel.xml:1"], "overlap"),
+        ("orders", ["L.java:11", "camel.xml:1"], "overlap"), ("invoices", ["L.java:7", "L.java:12"], "overlap")]
+
+
+def test_diff_files_answers_carry_file_and_line(tmp_path: Path) -> None:
+    (tmp_path / "old.txt").write_text("a = 1\nb = 2\n")
+    (tmp_path / "new.txt").write_text("a = 1\nb > 2\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    done = subprocess.run([sys.executable, "-m", "jmsctl", "diff", "-f", "old.txt", "-f", "new.txt", "--format", "json"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert [json.loads(line)["sources"] for line in done.stdout.splitlines()] == [["old.txt:1", "new.txt:1"], ["old.txt:2", "new.txt:2"]]

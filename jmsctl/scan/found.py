@@ -107,6 +107,9 @@ class Found:
     # where '${x}' inside quotes is text the selector compares with (W015).
     resolves: bool = field(default=True)
     role: str = field(default="")  # the argument it is: 'argument 2 of createConsumer(Destination destination, String messageSelector)'
+    # The queue or topic the selector filters, where the code or config names it (a literal, a
+    # createQueue("x"), @JmsListener(destination), <queue name>, a URI's path): overlap groups by it.
+    destination: str = field(default="")
 
     @property
     def dynamic(self) -> bool:

@@ -54,7 +54,7 @@ def diff(
             headline = {"equivalent": "the same messages are selected", "different": "a message selected by one only",
                         "unknown": "no answer"}[answer.result]
             labels = (f"old {sets.where(a)}", f"new {sets.where(b)}") if files else ("old", "new")
-            printer.answer(answer, labels, (a.text, b.text), headline)
+            printer.answer(answer, labels, (a.text, b.text), headline, {"sources": [sets.where(a), sets.where(b)]} if files else None)
         if not printer.json and len(old) > 1:
             sets.summary(printer.console, printer, "equivalent", "different")
     raise typer.Exit(printer.status)

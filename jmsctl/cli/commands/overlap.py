@@ -53,7 +53,8 @@ def overlap(
             for (i, a), (j, b) in itertools.combinations(enumerate(srcs), 2):
                 answers[i, j] = answer = sets.ask(functools.partial(solver.overlap, a.text, b.text, dialect.value, timeout, rlimit=rlimit))
                 if printer.json:
-                    extra = {"destination": destination} if destination is not None else None
+                    extra = {"destination": destination} if destination is not None else {}
+                    extra["sources"] = [sets.where(a), sets.where(b)]  # file:line (scan's, -f's), <argN> for arguments
                     printer.answer(answer, (sets.where(a), sets.where(b)), (a.text, b.text), "", extra)
             if not printer.json:
                 _text(printer, destination, srcs, answers, show_all)

@@ -162,6 +162,7 @@ def _selector_json(r: FileResult, c: Any, strict: bool) -> dict[str, Any]:
     at = locate(r.text, c.found.start)
     bad = bool(c.errors) or (strict and bool(c.warnings))
     return {"source": r.path, "line": at.line, "column": at.column, "kind": c.found.kind, "selector": c.text,
+            "destination": c.found.destination or None,  # where the code or config names it: overlap groups by it
             "built_at_run_time": any(d.code == "I001" for d in c.diagnostics), "valid": not bad,
             "diagnostics": [_diagnostic_json(r, d) for d in c.diagnostics]}
 

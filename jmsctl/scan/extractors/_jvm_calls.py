@@ -97,4 +97,19 @@ def selector_argument(name: str, args: list[tuple[int, int]], toks: list[Tok], i
     return index, signature
 
 
-__all__ = ["declared_types", "local_methods", "receiver", "selector_argument"]
+_NO_DESTINATION = {"setMessageSelector", "setSelector", "messageSelector"}
+
+
+def destination_argument(name: str, arity: int, chosen: tuple[int, str]) -> int | None:
+    """Which argument names the destination of a call whose selector is ``chosen``: the first
+    (Destination, Queue, Topic, an address), the topic name of JMX's createDurableSubscriber, none
+    for a setter or a call on the default destination (the selector first)."""
+    index, signature = chosen
+    if name in _NO_DESTINATION or index == 0:
+        return None
+    if signature == _JMX_DURABLE:
+        return 2
+    return 0
+
+
+__all__ = ["declared_types", "destination_argument", "local_methods", "receiver", "selector_argument"]

@@ -284,7 +284,9 @@ def extract(path: str, text: str) -> list[Found]:
             index = CALLS[t.text].get(len(args))
             chosen = _calls.selector_argument(t.text, args, toks, i, types, local, index, SIGNATURES.get((t.text, len(args)), t.text))
             if chosen is not None:
-                _add(f, found, *args[chosen[0]], t.text, f"argument {chosen[0] + 1} of {chosen[1]}")
+                where = _calls.destination_argument(t.text, len(args), chosen)
+                named = _destination(f, *args[where]) if where is not None and where < len(args) else ""
+                _add(f, found, *args[chosen[0]], t.text, f"argument {chosen[0] + 1} of {chosen[1]}", named)
         elif t.text in ("JmsListener", "ActivationConfigProperty"):
             _annotation(f, found, i + 1, t.text)
     for i, t in enumerate(toks):
@@ -317,7 +319,8 @@ def _uri_selectors(f: _File, i: int) -> list[Found]:
                 parts.append(Hole(nxt.start, nxt.end, nxt.literal))
             elif runs_on and k + 1 < len(pieces):
                 parts.append(pieces[k + 1])  # a template expression inside the literal
-            out.append(Found(join(parts), m.starts[0] if m.text else t.start, t.end, "endpoint URI", literal=len(parts) == 1))
+            out.append(Found(join(parts), m.starts[0] if m.text else t.start, t.end, "endpoint URI", literal=len(parts) == 1,
+                             destination=uri.destination(piece.text)))
     return out
 
 
@@ -367,12 +370,12 @@ def _ternary(f: _File, a: int, b: int) -> tuple[int, int] | None:
     return None
 
 
-def _add(f: _File, found: list[Found], a: int, b: int, kind: str, role: str = "") -> None:
+def _add(f: _File, found: list[Found], a: int, b: int, kind: str, role: str = "", destination: str = "") -> None:
     toks = f.toks
     split = _ternary(f, a, b)
     if split is not None:  # flag ? "a <> 1" : "b = 2": either branch may be the selector
-        _add(f, found, split[0] + 1, split[1], kind, role)
-        _add(f, found, split[1] + 1, b, kind, role)
+        _add(f, found, split[0] + 1, split[1], kind, role, destination)
+        _add(f, found, split[1] + 1, b, kind, role, destination)
         return
     if b - a == 1 and (toks[a].text == "null" or f.resolve(toks[a].text, a) == (NULL, NULL)):
         return
@@ -383,7 +386,35 @@ def _add(f: _File, found: list[Found], a: int, b: int, kind: str, role: str = ""
         if not _HINTED.search(written):
             return  # a bare variable or call not named like a selector: unknown, and maybe not one (a listener)
     found.append(Found(pieces_t, toks[a].start, toks[b - 1].end, kind, printf, message_format,
-                       literal=not printf and not message_format and _one_literal(f, pieces_t), resolves=kind in _RESOLVED, role=role))
+                       literal=not printf and not message_format and _one_literal(f, pieces_t), resolves=kind in _RESOLVED, role=role,
+                       destination=destination))
+
+
+_NAMING_CALLS = {"createQueue", "createTopic", "ActiveMQQueue", "ActiveMQTopic", "of", "toSimpleString", "SimpleString", "queue", "topic"}
+
+
+def _destination(f: _File, a: int, b: int, depth: int = 0) -> str:
+    """The queue or topic name an argument holds where the file writes it: a string literal, a
+    constant holding one, ``session.createQueue("orders")``, ``new ActiveMQQueue("orders")``,
+    ``SimpleString.of("orders")``, or a name assigned one of those; '' otherwise."""
+    toks = f.toks
+    if b - a < 1 or depth > 5:
+        return ""
+    if b - a == 1 and toks[a].kind == "string":
+        pieces = decode(toks[a], f.language)
+        return pieces[0].text if len(pieces) == 1 and isinstance(pieces[0], Mapped) else ""
+    if all(t.kind == "ident" or t.text == "." for t in toks[a:b]):
+        held = f.resolve(toks[b - 1].text, a)
+        assigns = f.constants.get(toks[b - 1].text, [])
+        if held is None and len(assigns) == 1 and assigns[0].start == UNKNOWN:  # q = s.createQueue(ORDERS): no string in it
+            held = (assigns[0].at + 2, assigns[0].end)
+        return _destination(f, *held, depth=depth + 1) if held is not None and held[0] >= 0 else ""
+    if toks[b - 1].text == ")":
+        open_at = next((i for i in range(a, b) if toks[i].text == "(" and f.match.get(i) == b - 1), None)
+        if open_at is not None and open_at > a and toks[open_at - 1].text in _NAMING_CALLS:
+            args = f.args(open_at)
+            return _destination(f, *args[0], depth=depth + 1) if len(args) == 1 else ""
+    return ""
 
 
 def _annotation(f: _File, found: list[Found], open_at: int, name: str) -> None:
@@ -392,7 +423,8 @@ def _annotation(f: _File, found: list[Found], open_at: int, name: str) -> None:
         if b - a >= 3 and f.toks[a].kind == "ident" and f.toks[a + 1].text == "=":
             elements[f.toks[a].text] = (a + 2, b)
     if name == "JmsListener" and "selector" in elements:
-        _add(f, found, *elements["selector"], "@JmsListener", "the selector element of @JmsListener")
+        named = _destination(f, *elements["destination"]) if "destination" in elements else ""
+        _add(f, found, *elements["selector"], "@JmsListener", "the selector element of @JmsListener", named)
     elif name == "ActivationConfigProperty" and "propertyName" in elements and "propertyValue" in elements:
         key, _, _ = f.pieces(*elements["propertyName"])
         if len(key) == 1 and isinstance(key[0], Mapped) and key[0].text.strip().lower() == "messageselector":

@@ -110,7 +110,7 @@ def extract(path: str, text: str) -> list[Found]:
             trimmed = value.slice(0, len(value.text.rstrip()))
             found.append(Found((trimmed,), at, at, f"property {key}", literal=True))
         elif uri.OPTION.search(value.text):
-            found.extend(Found((s,), s.starts[0] if s.text else at, at, "endpoint URI", literal=True) for s in uri.selectors(value))
+            found.extend(Found((s,), s.starts[0] if s.text else at, at, "endpoint URI", literal=True, destination=uri.destination(value.text)) for s in uri.selectors(value))
     return found
 
 

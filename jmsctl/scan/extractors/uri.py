@@ -33,6 +33,15 @@ def selectors(value: Mapped) -> list[Mapped]:
     return out
 
 
+_PATH = re.compile(r"[A-Za-z][\w+.-]*:(?://)?(?:(?:queue|topic|temp-queue|temp-topic):(?://)?)?([^?&#]+)\?")
+
+
+def destination(text: str) -> str:
+    """The queue or topic an endpoint URI names (``jms:queue:orders?selector=...`` -> ``orders``), or ''."""
+    m = _PATH.search(text)
+    return m.group(1).strip() if m else ""
+
+
 def url_decode(text: str) -> list[tuple[str, int, int]]:
     """Pieces (decoded text, start, end) of form-URL-encoded text: '+' is a space; a run of %XX is
     decoded as UTF-8 (each character mapped to its own escapes when they can be told apart)."""

@@ -25,6 +25,7 @@ SELECTOR_NAMES = {"selector", "messageselector", "message-selector"}
 _FILTER_ELEMENTS = {"filter", *SELECTOR_NAMES}
 # WildFly messaging-activemq: <queue filter="...">, <divert filter="...">, <bridge filter="...">
 _FILTER_ATTRIBUTE = {"queue", "core-queue", "divert", "bridge", "jms-queue"}
+_DESTINATION_ATTRIBUTES = {"destination", "destination-name", "destinationname", "queue", "topic", "address"}
 _ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "apos": "'", "quot": '"'}
 _REFERENCE = re.compile(r"&(#[0-9]+|#x[0-9A-Fa-f]+|[A-Za-z]+);|<!\[CDATA\[(.*?)\]\]>|<!--.*?-->|\r\n|[\t\n\r]", re.DOTALL)
 _TAG = re.compile(r"<[^\s/>]+(?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*\s*/?>")
@@ -111,9 +112,23 @@ class _Reader:
             if mapped is None:
                 continue
             if wanted:
-                self.found.append(Found((mapped,), mapped.starts[0] if mapped.text else at, at, f"<{local} {attr_local}>", literal=True))
+                self.found.append(Found((mapped,), mapped.starts[0] if mapped.text else at, at, f"<{local} {attr_local}>", literal=True,
+                                        destination=self._destination(local, attrs)))
             else:
-                self.found.extend(Found((s,), s.starts[0] if s.text else at, at, "endpoint URI", literal=True) for s in uri.selectors(mapped))
+                self.found.extend(Found((s,), s.starts[0] if s.text else at, at, "endpoint URI", literal=True, destination=uri.destination(mapped.text)) for s in uri.selectors(mapped))
+
+    def _destination(self, local: str, attrs: dict[str, str]) -> str:
+        """The queue or topic a selector attribute filters: the element's own destination attribute
+        (Spring ``<jms:listener destination>``), the name of a ``<queue filter>`` (WildFly), or of
+        the queue around a ``<filter string>`` (Artemis broker.xml ``<queue name><filter/></queue>``)."""
+        for key, value in attrs.items():
+            if key.rsplit(":", 1)[-1].lower() in _DESTINATION_ATTRIBUTES:
+                return value.strip()
+        if local in _FILTER_ATTRIBUTE:
+            return attrs.get("name", "").strip()
+        if local in _FILTER_ELEMENTS and len(self.stack) >= 2 and self.stack[-2]["local"] in _FILTER_ATTRIBUTE:
+            return str(self.stack[-2]["attrs"].get("name", "")).strip()
+        return ""
 
     def _attribute(self, at: int, tag_end: int, attr: str) -> Mapped | None:
         m = re.compile(r"\s" + re.escape(attr) + r"\s*=\s*(\"([^\"]*)\"|'([^']*)')").search(self.text, at, tag_end)

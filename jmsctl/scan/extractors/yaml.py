@@ -162,7 +162,7 @@ def extract(path: str, text: str) -> list[Found]:
         if is_selector:
             found.append(Found((value,), value.starts[0] if value.text else value_at, value_at, f"YAML key {key}", literal=True))
         else:
-            found.extend(Found((s,), s.starts[0] if s.text else value_at, value_at, "endpoint URI", literal=True) for s in uri.selectors(value))
+            found.extend(Found((s,), s.starts[0] if s.text else value_at, value_at, "endpoint URI", literal=True, destination=uri.destination(value.text)) for s in uri.selectors(value))
     return found
 
 
