@@ -123,7 +123,7 @@ def test_c_logical_operators_get_a_hint_naming_the_keyword(text: str, word: str)
     r = run("check", text)
     assert r.exit_code == 1 and "error[E001]" in r.stdout
     hint = next(line for line in r.stdout.splitlines() if "hint:" in line)
-    assert f"is written {word} in a selector" in hint and "check --fix" in hint
+    assert f"is written {word} in a selector" in hint and "check --fix and scan --fix rewrite it" in hint
     fixed = run("check", "--fix", text)
     assert f" {word} " in fixed.stdout  # the rewrite the hint names is the one --fix makes
 
@@ -156,3 +156,72 @@ def test_a_broken_case_in_a_test_file_is_still_reported_by_line_and_names_its_pl
 
 def test_test_help_mentions_no_invert() -> None:
     assert "invert" not in run("test", "--help").stdout
+
+
+# ----- item 15: a file that is no dump, whatever the selector -----------------------------------------
+
+
+@pytest.mark.parametrize("selector", ["color = 'blue'", "weight > 1", "JMSType = 'car' AND color = 'blue' AND weight > 2500", "x = 'absent'"])
+def test_a_text_file_is_not_a_dump_whatever_the_selector(selector: str) -> None:
+    path = str(ROOT / "samples" / "selectors.txt")
+    r = run("filter", selector, path, "--quiet")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr.startswith(f"jmsctl: error: {path}: not a message dump: its first 5 lines are not JSON messages"), r.stderr
+    assert "invalid JSON" not in r.stderr
+
+
+def test_a_dump_with_a_broken_line_among_the_first_is_judged_a_dump(tmp_path: Path) -> None:
+    f = tmp_path / "d.ndjson"
+    f.write_text('{"properties": {"c": "red"}}\nnot json\n{"properties": {"c": "blue"}}\n')
+    r = run("filter", "c = 'blue'", str(f))
+    assert r.exit_code == 2 and r.stdout == '{"properties": {"c": "blue"}}\n'
+    assert r.stderr.splitlines()[0].startswith(f"jmsctl: error: {f}:2: invalid JSON: ")  # a broken record of a dump, reported as such
+
+
+# ----- item 18: help -----------------------------------------------------------------------------------
+
+
+def _help(*args: str, columns: int = 100) -> str:
+    r = runner.invoke(app, [*args, "--help"], env={"COLUMNS": str(columns)})
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+def _commands() -> list[list[str]]:
+    from jmsctl.cli.app import COMMANDS
+
+    return [[name] for name in COMMANDS if name != "spark"] + [["spark", sub] for sub in ("filter", "convert", "profile")]
+
+
+def test_the_root_and_every_command_help_has_an_example() -> None:
+    assert "Example: jmsctl " in _help()
+    for command in [*_commands(), ["spark"]]:
+        assert "Example: jmsctl " + command[0] in _help(*command), command
+
+
+@pytest.mark.parametrize("command", _commands(), ids=" ".join)
+def test_help_shows_no_click_placeholders(command: list[str]) -> None:
+    text = _help(*command)
+    for placeholder in ("<int range>", "<float range>", "[x>=", "[x>", "(16M)", "[default: ("):
+        assert placeholder not in text, (command, placeholder)
+
+
+def test_a_range_is_still_enforced_and_named_in_the_error() -> None:
+    r = jmsctl("filter", "--max-count", "-1", "x = 1", SMALL)
+    assert r.returncode == 2 and "-1 is not in the range x>=0" in r.stderr
+
+
+def test_the_root_help_lines_are_whole_at_any_width() -> None:
+    for columns in (80, 200):
+        listed = [line for line in _help(columns=columns).splitlines() if line.startswith("│ ") and "…" in line]
+        assert listed == [], listed
+
+
+def test_a_message_that_quotes_a_multi_line_selector_stays_one_line(tmp_path: Path) -> None:
+    (tmp_path / "app.yml").write_text("consumer:\n  selector: |\n    color%3D%27blue%27\n    AND x%3D1\n")
+    r = run("scan", str(tmp_path))
+    head = r.stdout.splitlines()[0]
+    assert head.startswith("error[E017]") and head.endswith("color='blue'\\nAND x=1")
+    assert r.stdout.splitlines()[1].startswith(" --> ")  # no bare continuation line between them
+    concise = run("scan", str(tmp_path), "--format", "concise").stdout.splitlines()
+    assert len(concise) == 1 and concise[0].endswith("\\nAND x=1")

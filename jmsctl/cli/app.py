@@ -164,8 +164,37 @@ def finish(command: Any, name: str | None = None) -> None:
     for param in command.params:
         if isinstance(param, TyperArgument) and not isinstance(param, _Argument):
             param.__class__ = _Argument
+        _plain_range(param)
     for sub in getattr(command, "commands", {}).values():
         finish(sub)
+
+
+def _plain_range(param: Any) -> None:
+    """A number option's help without click's placeholders (``<int range> [x>=0]``): a metavar that
+    names the value (N, NUMBER) and no range; an out-of-range value still says the range."""
+    from typer._click import types as click_types  # typer 0.28 carries its own click
+
+    kind = type(param.type)
+    if not isinstance(param.type, click_types._NumberRangeBase) or getattr(kind, "plain", False):
+        return
+    if param.metavar is None and not isinstance(param, TyperArgument):
+        param.metavar = "N" if isinstance(param.type, click_types.IntRange) else "NUMBER"
+
+    class Plain(kind):  # type: ignore[valid-type, misc]
+        plain = True
+
+        def _describe_range(self) -> str:
+            return ""  # the help's range column: nothing
+
+        def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+            try:
+                return super().convert(value, param, ctx)
+            except click_types.BadParameter as exc:
+                if "not in the range" not in exc.message:
+                    raise
+                self.fail(f"{value} is not in the range {kind._describe_range(self)}", param, ctx)
+
+    param.type.__class__ = Plain
 
 
 class _Argument(TyperArgument):
@@ -256,7 +285,8 @@ def root_options(
     pass
 
 
-HELP = f"Jakarta Messaging (JMS) selectors and message dumps (jmsctl {VERSION})."
+HELP = (f"Jakarta Messaging (JMS) selectors and message dumps (jmsctl {VERSION}).\n\n"
+        "Example: jmsctl filter \"JMSType = 'car'\" samples/orders.ndjson --count")
 
 app = typer.Typer(
     name="jmsctl",

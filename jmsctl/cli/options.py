@@ -49,8 +49,8 @@ def max_record_size() -> Any:
     """``--max-record-size SIZE``: records (NDJSON lines, whole JSON arrays or objects) over it are
     rejected without being held in memory."""
     return typer.Option(
-        MAX_RECORD_SIZE, "--max-record-size", metavar="SIZE", parser=parse_size, show_default="16M",
-        help="Reject a record (an NDJSON line; a whole JSON array or object) larger than SIZE (bytes, or k/M/G) without holding it in memory.",
+        MAX_RECORD_SIZE, "--max-record-size", metavar="SIZE", parser=parse_size, show_default=False,
+        help="Reject a record (an NDJSON line; a whole JSON array or object) larger than SIZE (bytes, or k/M/G; default 16M) without holding it in memory.",
     )
 
 

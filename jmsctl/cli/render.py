@@ -4,6 +4,7 @@ GitHub workflow annotations). Colour only on a terminal, never with NO_COLOR set
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 from dataclasses import dataclass
@@ -79,9 +80,18 @@ RULES = {
 }
 
 
+_BREAK = re.compile(r"\r\n|[\r\n\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """A message, note or hint that quotes the selector (a YAML block scalar spans lines) as one
+    line: each line break shown as ``\\n``, so that no bare continuation line follows it."""
+    return _BREAK.sub("\\\\n", text)
+
+
 def concise(src: Source, diag: Diagnostic) -> str:
     line, col, _, _ = position(src, diag)
-    return f"{src.name}:{line}:{col}: {diag.code} {diag.message}"
+    return f"{src.name}:{line}:{col}: {diag.code} {one_line(diag.message)}"
 
 
 def _gh_escape(text: str, prop: bool = False) -> str:
@@ -143,7 +153,7 @@ def full(src: Source, diag: Diagnostic) -> Text:
     colour = "red" if diag.is_error else "cyan" if diag.severity.value == "info" else "yellow"
     out = Text()
     out.append(f"{diag.severity.value}[{diag.code}]", style=f"bold {colour}")
-    out.append(f": {diag.message}\n", style="bold")
+    out.append(f": {one_line(diag.message)}\n", style="bold")
     gutter = " " * len(str(line))
     out.append(f"{gutter}--> ", style="blue")
     out.append(f"{src.name}:{line}:{col}\n")
@@ -162,11 +172,11 @@ def full(src: Source, diag: Diagnostic) -> Text:
     out.append("\n")
     for note in diag.notes:
         out.append(f"{gutter} = ", style="blue")
-        out.append(note + "\n")
+        out.append(one_line(note) + "\n")
     if diag.hint:
         out.append(f"{gutter} = ", style="blue")
         out.append("hint: ", style="bold")
-        out.append(diag.hint + "\n")
+        out.append(one_line(diag.hint) + "\n")
     if diag.code in RULES:
         out.append(f"{gutter} = ", style="blue")
         out.append(f"rule: {RULES[diag.code]}\n", style="dim")
@@ -185,4 +195,4 @@ def print_full(con: Console, src: Source, diags: tuple[Diagnostic, ...] | list[D
         con.print(full(src, d))
 
 
-__all__ = ["RULES", "Format", "Source", "concise", "console", "diagnostic_json", "escape", "full", "github", "is_terminal", "print_full", "window"]
+__all__ = ["RULES", "Format", "Source", "concise", "console", "diagnostic_json", "escape", "full", "github", "is_terminal", "one_line", "print_full", "window"]

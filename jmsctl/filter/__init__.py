@@ -28,6 +28,7 @@ from jmsctl.messages.decode import RecordError
 from jmsctl.messages.encode import message_json
 from jmsctl.messages.loader import MAX_RECORD_SIZE, OversizedLine, Record, RecordReader, read_records
 from jmsctl.messages.records import Partial, Unread
+from jmsctl.messages.rejections import FIRST
 from jmsctl.selector import Selector
 
 if TYPE_CHECKING:
@@ -206,10 +207,13 @@ def select_file(
         yield from select(selector, reader, counts, invert=invert, max_count=max_count, on_rejected=on_rejected)
         return
     name = "<stdin>" if path == "-" else path
-    engine = Engine(
-        selector, invert=invert, exact=exact, validate_all=validate_all, keep_lines=keep_lines, discard=discard, name=name, prefilter=prefilter,
-        max_record_size=max_record_size, plan=FilterPlan.of(selector.ast, selector.dialect), partial=partial,
-    )
+    options = dict(invert=invert, exact=exact, keep_lines=keep_lines, discard=discard, name=name, prefilter=prefilter,
+                   max_record_size=max_record_size, plan=FilterPlan.of(selector.ast, selector.dialect), partial=partial)
+    engine = Engine(selector, validate_all=validate_all, **options)  # type: ignore[arg-type]
+    # The first lines of a file are always parsed (validated whole), whatever the prefilter would skip:
+    # they decide whether the file is a dump at all (messages/rejections.py), and that judgement must
+    # not depend on which literals the selector holds (a text file: "not a message dump" for every selector).
+    judging = None if exact or validate_all or invert else Engine(selector, validate_all=True, **options)  # type: ignore[arg-type]
     # A format of its own module may type each record along the selector's names only (not when every
     # record is classified or validated, nor with invert, which passes on what is not TRUE).
     names = frozenset(engine.plan.identifiers) if partial and not (exact or validate_all or invert) else None
@@ -225,11 +229,18 @@ def select_file(
             return
         if jobs > 1 and max_count is None and path != "-" and not reader.compressed and parallel.available():
             items.close()
-            batches = parallel.batches(engine, path, jobs, direct=direct)
+            head_chunk, offset = _file_head(path, FIRST, max_record_size) if judging is not None else (b"", None)
+            batches = _chained([judging.process(head_chunk)] if judging is not None and head_chunk else [],
+                               parallel.batches(engine, path, jobs, direct=direct, start=offset))
         else:
+            head: list[Any] = []
+            rest: list[Any] = [first]
+            if judging is not None:
+                head, rest = _head_lines(first, items, FIRST)
+                head = [(judging, chunk) for chunk in head]
             batches = (
-                _oversized(item) if type(item) is OversizedLine else engine.process(item, None if max_count is None else max_count - counts.selected)
-                for item in itertools.chain([first], items)
+                _oversized(item) if type(item) is OversizedLine else by.process(item, None if max_count is None else max_count - counts.selected)
+                for by, item in itertools.chain(head, ((engine, item) for item in itertools.chain(rest, items)))
             )
         lineno = 1  # of the next batch's first line
         for batch in batches:
@@ -246,6 +257,47 @@ def select_file(
         if batches is not None:
             batches.close()
         items.close()
+
+
+def _chained(first: list[Any], rest: Iterator[Any]) -> Iterator[Any]:
+    """``first``, then ``rest``: a generator, so that closing it closes ``rest`` (the workers)."""
+    yield from first
+    yield from rest
+
+
+def _file_head(path: str, n: int, limit: int) -> tuple[bytes, int | None]:
+    """The first ``n`` lines of a regular file (after a UTF-8 BOM) and the offset after them;
+    (b"", None) when one of them is longer than ``limit`` (then nothing is judged apart)."""
+    with open(path, "rb") as f:
+        skip = 3 if f.read(3) == b"\xef\xbb\xbf" else 0
+        f.seek(skip)
+        lines = []
+        for _ in range(n):
+            line = f.readline(limit + 2)
+            if len(line) > limit + 1 or (line and not line.endswith(b"\n") and f.read(1)):
+                return b"", None
+            if not line:
+                break
+            lines.append(line)
+        return b"".join(lines), f.tell()
+
+
+def _head_lines(first: Any, items: Iterator[Any], n: int) -> tuple[list[bytes], list[Any]]:
+    """The chunks that hold a file's first ``n`` lines, and what follows them (a chunk's rest, then
+    an item read past them), taking from ``items`` only as many chunks as that needs."""
+    head: list[bytes] = []
+    item = first
+    while n > 0 and type(item) is bytes:
+        at = 0
+        while n > 0 and (at := item.find(b"\n", at) + 1):
+            n -= 1
+        if n > 0:  # the chunk ends within the first lines: all of it
+            head.append(item)
+            item = next(items, None)
+            continue
+        head.append(item[:at])
+        item = item[at:]
+    return head, [item] if item else []
 
 
 def _oversized(record: Record) -> Batch:

@@ -183,16 +183,19 @@ def _worker(
         out.put("".join(traceback.format_exc()))
 
 
-def batches(engine: Engine, path: str, jobs: int, block: int | None = None, direct: Callable[[], int | None] | None = None) -> Iterator[Batch]:
+def batches(engine: Engine, path: str, jobs: int, block: int | None = None, direct: Callable[[], int | None] | None = None,
+            start: int | None = None) -> Iterator[Batch]:
     """The Batches of an NDJSON file in file order, from ``jobs`` worker processes (blocks of
     ``block`` bytes, BLOCK_SIZE by default). ``direct``: called before the workers start, it
     flushes the output and gives its file descriptor (None: not a real file); the workers then
-    write the selected lines there themselves, and the Batches come without them."""
+    write the selected lines there themselves, and the Batches come without them. ``start``: the
+    offset of a line start to begin at (the lines before it processed by the caller)."""
     if block is None:
         block = BLOCK_SIZE
     size = os.path.getsize(path)
-    with open(path, "rb") as f:
-        start = 3 if f.read(3) == _BOM else 0
+    if start is None:
+        with open(path, "rb") as f:
+            start = 3 if f.read(3) == _BOM else 0
     nblocks = max(1, -(-(size - start) // block))
     jobs = max(1, min(jobs, nblocks))
     ctx = multiprocessing.get_context("fork")

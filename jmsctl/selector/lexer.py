@@ -120,7 +120,7 @@ def _bad_character(text: str, pos: int) -> Diagnostic:
     if ch in "&|":  # C and Java's && and || (check --fix rewrites them: jmsctl/analysis/fixes.py)
         word, pair = ("AND", "&&") if ch == "&" else ("OR", "||")
         doubled = text.startswith(pair, pos)
-        fix = "; jmsctl check --fix rewrites it" if doubled else ""
+        fix = "; check --fix and scan --fix rewrite it" if doubled else ""
         return error("E001", f"unexpected character '{ch}'", span,
                      hint=f"'{pair if doubled else ch}' is written {word} in a selector (a = 1 {word} b = 2){fix}")
     if ch == "\u00a0" or ch == "\u000b":

@@ -38,7 +38,12 @@ def convert(
     stats: bool = typer.Option(False, "--stats", help="Print the format of each input and read, written and rejected counts on stderr."),
     max_size: int = max_record_size(),
 ) -> None:
-    """Convert message dumps to NDJSON, fmtn/a JSON or Artemis XML. Exit 0 converted, 2 any error."""
+    """Convert message dumps to NDJSON, fmtn/a JSON or Artemis XML.
+
+    What the target format cannot hold is said once at the end. Exit 0 converted, 2 any error.
+
+    Example: jmsctl convert samples/orders-small.ndjson --to artemis-xml -o orders.xml
+    """
     fmt = writer_format(target)
     try:
         out = open_output(output)

@@ -46,9 +46,12 @@ def scan(
     fix: bool = typer.Option(False, "--fix", help="Rewrite the files in place with the proven fixes, where a selector is one constant literal (what each assumes on stderr); then report what remains."),
     diff: bool = typer.Option(False, "--diff", help="Print the fixes as a unified diff (git apply takes it) instead of writing them; exit 1 when there is one."),
 ) -> None:
-    """Find selectors in source and config files and check each at its line and column. Exit 0 clean, 1 findings, 2 usage or I/O error.
+    """Find selectors in source and config files, check them in place.
 
-    Reads Java, Kotlin, Scala, Groovy, XML, .properties, YAML and Python files."""
+    Each is checked at its line and column. Reads Java, Kotlin, Scala, Groovy, XML, .properties, YAML and Python files. Exit 0 clean, 1 findings, 2 usage or I/O error.
+
+    Example: jmsctl scan src/ --format concise
+    """
     unknown = [d for d in against or [] if d not in DIALECTS]
     if unknown:
         fail(f"scan: unknown dialect {unknown[0]!r} for --against: one of {', '.join(DIALECTS)}")

@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 
 spark_app = typer.Typer(
     name="spark",
-    help="Selectors on Apache Spark: filter, convert and profile message dumps (NDJSON, gzip, parquet).",
+    help="Selectors on Apache Spark: filter, convert and profile dumps.\n\nThe dumps: NDJSON, gzip, parquet.\n\n"
+    "Example: jmsctl spark filter \"JMSType = 'car'\" samples/orders.ndjson --count",
     no_args_is_help=True,
     add_completion=False,
 )
