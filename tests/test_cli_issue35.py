@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -225,3 +226,13 @@ def test_a_message_that_quotes_a_multi_line_selector_stays_one_line(tmp_path: Pa
     assert r.stdout.splitlines()[1].startswith(" --> ")  # no bare continuation line between them
     concise = run("scan", str(tmp_path), "--format", "concise").stdout.splitlines()
     assert len(concise) == 1 and concise[0].endswith("\\nAND x=1")
+
+
+# ----- item 20: the README's --types example ----------------------------------------------------------
+
+
+def test_the_readme_types_example_types_every_property_of_the_browse_sample() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    line = next(line for line in readme.splitlines() if "samples/orders-browse.txt --types" in line)
+    r = run(*shlex.split(line.split("#")[0])[1:])
+    assert r.exit_code == 0 and r.stderr == "", r.stderr
