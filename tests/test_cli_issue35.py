@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 import subprocess
 import sys
@@ -236,3 +237,21 @@ def test_the_readme_types_example_types_every_property_of_the_browse_sample() ->
     line = next(line for line in readme.splitlines() if "samples/orders-browse.txt --types" in line)
     r = run(*shlex.split(line.split("#")[0])[1:])
     assert r.exit_code == 0 and r.stderr == "", r.stderr
+
+
+# ----- item 21: the figures' commands are ones a reader can run --------------------------------------
+
+_BENCH_COMMAND = re.compile(r"python bench/(\w+\.py)((?: +--?[\w-]+(?: +[\w./=-]+)?)*)")
+
+
+@pytest.mark.parametrize("doc", ["README.md", "bench/README.md"])
+def test_performance_figures_cite_commands_a_reader_has(doc: str) -> None:
+    text = (ROOT / doc).read_text(encoding="utf-8")
+    for tool in ("farm-bench", "/work/", "../shared"):  # this machine's own tools and paths
+        assert tool not in text, f"{doc} cites {tool}"
+    cited = _BENCH_COMMAND.findall(text)
+    assert cited, doc
+    for script, options in cited:
+        source = (ROOT / "bench" / script).read_text(encoding="utf-8")
+        for option in re.findall(r"--[\w-]+", options):
+            assert f'"{option}"' in source, f"{doc}: python bench/{script} has no {option}"
