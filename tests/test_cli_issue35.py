@@ -255,3 +255,56 @@ def test_performance_figures_cite_commands_a_reader_has(doc: str) -> None:
         source = (ROOT / "bench" / script).read_text(encoding="utf-8")
         for option in re.findall(r"--[\w-]+", options):
             assert f'"{option}"' in source, f"{doc}: python bench/{script} has no {option}"
+
+
+# ----- item 19: the cited documents, wherever jmsctl is installed ------------------------------------
+
+
+def test_a_diagnostic_cites_a_command_that_prints_its_rule() -> None:
+    r = run("check", "x LIKE 7")
+    rule = next(line for line in r.stdout.splitlines() if "= rule:" in line)
+    assert rule.endswith("= rule: jmsctl docs SEMANTICS#like")
+    shown = run(*rule.split("= rule: jmsctl ")[1].split())
+    assert shown.exit_code == 0 and shown.stdout.startswith("### LIKE\n") and "ESCAPE" in shown.stdout
+    assert "### IS NULL" not in shown.stdout  # that section only
+
+
+def test_docs_lists_the_documents_and_prints_any_cited_form() -> None:
+    listing = run("docs")
+    assert listing.exit_code == 0
+    for name in ("SEMANTICS", "FORMAT", "dialects", "artemis-xml"):
+        assert f"  {name} " in listing.stdout
+    whole = (ROOT / "docs" / "FORMAT.md").read_text(encoding="utf-8")
+    for form in ("FORMAT", "FORMAT.md", "docs/FORMAT.md", "format"):
+        assert run("docs", form).stdout == whole
+    assert run("docs", "docs/SEMANTICS.md#in").stdout.startswith("### IN\n")
+    assert run("docs", "nope").exit_code == 2 and run("docs", "SEMANTICS#nope").exit_code == 2
+
+
+def test_the_package_carries_the_documents() -> None:
+    """What the wheel ships (pyproject's package-data, through the jmsctl/docs link) is every document."""
+    import tomllib
+
+    import jmsctl
+
+    packaged = Path(jmsctl.__file__).parent / "docs"
+    assert sorted(p.name for p in packaged.glob("*.md")) == sorted(p.name for p in (ROOT / "docs").glob("*.md"))
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]["jmsctl"]
+    assert "docs/*.md" in data
+
+
+def test_browse_where_goes_through_the_same_warning_path(capsys: pytest.CaptureFixture[str]) -> None:
+    """browse needs a broker to run whole (tests/test_brokers_live.py); its --where is compiled here."""
+    from jmsctl.cli.commands import broker
+
+    broker._compiled("color = red", "jakarta", "--where", quiet=False)
+    assert capsys.readouterr().err.count("warning[W016]") == 1
+    broker._compiled("color = red", "jakarta", "--where", quiet=True)
+    assert capsys.readouterr().err == ""
+
+
+def test_explain_shows_the_warnings_in_its_own_output() -> None:
+    text = run("explain", "color = red")
+    assert "warning[W016]" in text.stdout
+    doc = run("explain", "color = red", "--format", "json")
+    assert '"W016"' in doc.stdout

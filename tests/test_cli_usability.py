@@ -352,7 +352,7 @@ def _all_commands() -> list[list[str]]:
 
 
 def test_top_level_help_lists_every_command_once_grouped_on_one_line() -> None:
-    from jmsctl.cli.app import COMMANDS, SELECTORS, SPARK
+    from jmsctl.cli.app import COMMANDS, DOCS, SELECTORS, SPARK
 
     text = _help()
     assert max(len(line) for line in text.splitlines()) <= 80
@@ -366,7 +366,7 @@ def test_top_level_help_lists_every_command_once_grouped_on_one_line() -> None:
             names.append(line.strip("│ ").split(None, 1)[0] if not line.startswith("│  ") else "(wrapped)")
     assert names == list(COMMANDS)  # every command, each on exactly one line (a wrapped line would start with a space)
     order = [next(p for p in panels if p == COMMANDS[n][2]) for n in names]
-    assert order == sorted(order, key=[SELECTORS, "Messages", "Brokers", SPARK].index)
+    assert order == sorted(order, key=[SELECTORS, "Messages", "Brokers", DOCS, SPARK].index)
 
 
 @pytest.mark.parametrize("command", _all_commands(), ids=" ".join)

@@ -236,7 +236,8 @@ def test_diagnostics_cite_the_rule_they_enforce() -> None:
                              ("x IN (1)", "E105", "docs/SEMANTICS.md#in"), ("017 = 15", "W001", "docs/SEMANTICS.md#integer-literals")]:
         diags = [*jmsctl.analyze(text).errors, *jmsctl.analyze(text).warnings]
         assert diags[0].code == code and RULES[code] == rule
-        assert full(Source("<arg>", text), diags[0]).plain.splitlines()[-1] == f"  = rule: {rule}"
+        name, anchor = rule.removeprefix("docs/").split(".md#")
+        assert full(Source("<arg>", text), diags[0]).plain.splitlines()[-1] == f"  = rule: jmsctl docs {name}#{anchor}"  # openable when installed
         assert diagnostic_json(Source("<arg>", text), diags[0])["rule"] == rule
 
 

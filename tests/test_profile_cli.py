@@ -103,7 +103,7 @@ def test_rejected_records_are_located_and_counted(tmp_path: Path) -> None:
     err = r.stderr.decode().splitlines()
     assert err[0].startswith(f"jmsctl: error: {dump}:2: invalid JSON")
     assert err[1].startswith(f"jmsctl: error: {dump}:4: ") and "JMSPriority" in err[1]
-    assert err[-1] == "jmsctl: note: the message format, record by record: docs/FORMAT.md"
+    assert err[-1] == "jmsctl: note: the message format, record by record: docs/FORMAT.md (jmsctl docs FORMAT prints it)"
     doc = orjson.loads(r.stdout)
     assert (doc["read"], doc["messages"], doc["rejected"]) == (4, 2, 2)
     assert _entry(doc, "properties", "a")["types"] == {"int": 1, "string": 1}

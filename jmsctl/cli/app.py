@@ -49,7 +49,7 @@ _end_starting(_starting)
 # Each command's module, in the order of ``jmsctl --help``. A module is imported when its command runs
 # (or when help lists it): ``jmsctl filter`` does not load what explain, show or validate need (rich,
 # the printer, the explainer, the validator...), which was a fifth of its start-up time.
-SELECTORS, MESSAGES, BROKERS, SPARK = "Selectors", "Messages", "Brokers", "Spark"  # the groups of jmsctl --help, in this order
+SELECTORS, MESSAGES, BROKERS, DOCS, SPARK = "Selectors", "Messages", "Brokers", "Documents", "Spark"  # the groups of jmsctl --help, in this order
 
 # One line registers a command: its name, its module and function (or typer app), and its group.
 COMMANDS: dict[str, tuple[str, ...]] = {
@@ -74,7 +74,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "move": ("jmsctl.cli.commands.act", "move", BROKERS),
     "copy": ("jmsctl.cli.commands.act", "copy", BROKERS),
     "purge": ("jmsctl.cli.commands.act", "purge", BROKERS),
-    "spark": ("jmsctl.cli.commands.spark", "spark_app", SPARK),
+    "docs": ("jmsctl.cli.commands.docs", "docs", DOCS),
+    "spark": ("jmsctl.cli.commands.spark", "spark_app", SPARK),  # a group: typer lists groups after commands
 }
 
 

@@ -17,7 +17,7 @@ from typing import NoReturn
 
 PREFIX = "jmsctl: error: "
 USAGE = 2  # grep's status for a usage or input error
-FORMAT_NOTE = "jmsctl: note: the message format, record by record: docs/FORMAT.md"  # after rejected records
+FORMAT_NOTE = "jmsctl: note: the message format, record by record: docs/FORMAT.md (jmsctl docs FORMAT prints it)"  # after rejected records
 
 
 class UsageFailure(Exception):

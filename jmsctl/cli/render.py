@@ -89,6 +89,13 @@ def one_line(text: str) -> str:
     return _BREAK.sub("\\\\n", text)
 
 
+def openable(cited: str) -> str:
+    """``docs/SEMANTICS.md#like`` as a reader can open it wherever jmsctl is installed (the wheel
+    holds no docs/ directory): ``jmsctl docs SEMANTICS#like`` (cli/commands/docs.py)."""
+    name, _, anchor = cited.partition("#")
+    return f"jmsctl docs {name.removeprefix('docs/').removesuffix('.md')}{'#' + anchor if anchor else ''}"
+
+
 def concise(src: Source, diag: Diagnostic) -> str:
     line, col, _, _ = position(src, diag)
     return f"{src.name}:{line}:{col}: {diag.code} {one_line(diag.message)}"
@@ -179,7 +186,7 @@ def full(src: Source, diag: Diagnostic) -> Text:
         out.append(one_line(diag.hint) + "\n")
     if diag.code in RULES:
         out.append(f"{gutter} = ", style="blue")
-        out.append(f"rule: {RULES[diag.code]}\n", style="dim")
+        out.append(f"rule: {openable(RULES[diag.code])}\n", style="dim")
     return out
 
 
@@ -195,4 +202,4 @@ def print_full(con: Console, src: Source, diags: tuple[Diagnostic, ...] | list[D
         con.print(full(src, d))
 
 
-__all__ = ["RULES", "Format", "Source", "concise", "console", "diagnostic_json", "escape", "full", "github", "is_terminal", "one_line", "print_full", "window"]
+__all__ = ["RULES", "Format", "Source", "concise", "console", "diagnostic_json", "escape", "full", "github", "is_terminal", "one_line", "openable", "print_full", "window"]
