@@ -38,6 +38,8 @@ from jmsctl.cli.commands.view.screens import AskScreen, HelpScreen
 from jmsctl.cli.commands.view.write import WRITABLE, write_selection
 from jmsctl.filter import Counts
 
+PLACEHOLDER = "/ to type a selector (empty: every message)"
+FOCUSED_PLACEHOLDER = "type a selector (Escape: back to the list; up/down: history; Right: complete a name)"
 DRAIN_EVERY = 0.03  # seconds between two looks at what the narrowing found
 PROFILE_LIMIT = 20_000  # records profiled at most (the first of the selection): reading each one costs
 
@@ -55,6 +57,13 @@ class SelectorInput(Input):
         super().__init__(**kwargs)
         self.history: list[str] = []
         self._at = 0
+
+    def on_focus(self) -> None:
+        self.placeholder = FOCUSED_PLACEHOLDER
+        self.app.sub_title = "selector line"  # type: ignore[attr-defined]
+
+    def on_blur(self) -> None:
+        self.placeholder = PLACEHOLDER
 
     def remember(self, text: str) -> None:
         if text.strip() and (not self.history or self.history[-1] != text):
@@ -140,7 +149,7 @@ class ViewApp(App[str | None]):
                     yield Static("", id="explain-body")
                 with TabPane("Profile", id="profile"), VerticalScroll():
                     yield Static("", id="profile-body")
-        yield SelectorInput(placeholder="/ to type a selector (empty: every message)", id="selector")
+        yield SelectorInput(placeholder=PLACEHOLDER, id="selector")
         yield Static("", id="diagnostics", classes="-none")
         with Horizontal(id="status"):
             yield Static("", id="counts", markup=False)
@@ -318,6 +327,15 @@ class ViewApp(App[str | None]):
 
     # ----- panes -----
 
+    def watch_sub_title(self, value: str) -> None:
+        """Where the keys go, on the title line: the list or the selector line (as vim says INSERT)."""
+        if self.main.query("#title"):
+            self.main.query_one("#title", Static).update(f"{self.dump.name}   [{value}]", layout=False)
+
+    def on_descendant_focus(self, event: Any) -> None:
+        if isinstance(event.widget, MessageList):
+            self.sub_title = "list"
+
     def on_message_list_highlighted(self, event: MessageList.Highlighted) -> None:
         self._update_panes()
 
@@ -465,7 +483,7 @@ class ViewApp(App[str | None]):
         self.dump = dump
         ml = self.main.query_one(MessageList)
         ml.dump = dump
-        self.main.query_one("#title", Static).update(dump.name)
+        self.main.query_one("#title", Static).update(f"{dump.name}   [{self.sub_title}]", layout=False)
         self._start_narrowing(self.valid_text)
         self.notify(f"browsed again: {len(dump.ids()):,} messages")
 
