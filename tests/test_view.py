@@ -322,3 +322,27 @@ def test_textual_is_loaded_by_the_view_command_only() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert proc.returncode == 0 and proc.stdout == "ok\n", proc.stderr
+
+
+def test_refresh_browses_again_and_copy_takes_the_message_id(orders: str) -> None:
+    """``view URL QUEUE``: r calls the browse again (here a stand-in returning more messages)."""
+    messages = [r.message for r in read_records(orders)]
+    browses = []
+
+    def browse() -> LoadedDump:
+        browses.append(1)
+        return LoadedDump.of_messages("stomp://127.0.0.1:1 orders", messages[: 10 * (len(browses) + 1)])
+
+    async def go() -> None:
+        app = ViewApp(LoadedDump.of_messages("stomp://127.0.0.1:1 orders", messages[:10]), refresh=browse)
+        async with app.run_test(size=(160, 40)) as pilot:
+            await settle(app, pilot)
+            assert "10 messages" in text_of(app.query_one("#counts"))
+            await pilot.press("r")
+            await settle(app, pilot)
+            assert browses == [1] and "20 messages" in text_of(app.query_one("#counts"))
+            assert shown_rows(app)[19].startswith("20 ")
+            await pilot.press("c")
+            assert app.clipboard == messages[0].headers["JMSMessageID"]
+
+    run(go())
