@@ -11,8 +11,8 @@ import pytest
 pytest.importorskip("textual")
 pytest.importorskip("pytest_textual_snapshot")
 
-from jmsctl.cli.commands.view.app import ViewApp  # noqa: E402
-from jmsctl.cli.commands.view.index import open_dump  # noqa: E402
+from jmsctl.cli.commands.view.app import ViewApp
+from jmsctl.cli.commands.view.index import open_dump
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = "samples/orders-small.ndjson"  # four messages: a screen that fits, named relatively (the title shows it)
