@@ -20,9 +20,9 @@ from typing import Any, NoReturn, Optional
 import orjson
 import typer
 
-from jmsctl import brokers
+from jmsctl import brokers, cleanup
 from jmsctl.brokers import actions
-from jmsctl.cli.commands.broker import URL_HELP, _classpath, _compiled, _notes, _options, _timeout, _write
+from jmsctl.cli.commands.broker import URL_HELP, _classpath, _compiled, _notes, _options, _timeout, _write, ends_process
 from jmsctl.cli.errors import fail
 from jmsctl.cli.options import DIALECT_HELP, Dialect, writer_format
 from jmsctl.cli.render import is_terminal
@@ -111,6 +111,7 @@ class Plan:
     options: brokers.Options
 
 
+@ends_process
 def move(
     url: str = typer.Argument(..., metavar="URL", help=URL_HELP),
     source: str = typer.Argument(..., metavar="SRC", help="The queue messages are taken from."),
@@ -138,6 +139,7 @@ def move(
               dry_run, output, to, yes, batch, wait, backup, _options(timeout, classpath, idle_timeout)))
 
 
+@ends_process
 def copy(
     url: str = typer.Argument(..., metavar="URL", help=URL_HELP),
     source: str = typer.Argument(..., metavar="SRC", help="The queue messages are copied from (left as it is)."),
@@ -159,6 +161,7 @@ def copy(
               dry_run, output, to, yes, batch, actions.DEFAULT_WAIT, None, _options(timeout, classpath, idle_timeout)))
 
 
+@ends_process
 def purge(
     url: str = typer.Argument(..., metavar="URL", help=URL_HELP),
     queue: str = typer.Argument(..., metavar="QUEUE", help="The queue messages are removed from."),
@@ -215,7 +218,7 @@ def _act(plan: Plan) -> None:
     tally = actions.Tally()
     browsed: int | None = None
     try:
-        with brokers.connect(plan.url, plan.options) as conn:
+        with cleanup.stopping(), brokers.connect(plan.url, plan.options) as conn:
             ids: list[str] | None = None
             chosen: list[Message] | None = None
             if local is not None or plan.verb == "copy":
@@ -240,8 +243,8 @@ def _act(plan: Plan) -> None:
                     lost = _move(conn, plan, ids, tally, backup, stop.check)
     except brokers.BrokerError as exc:
         _stopped(plan, tally, str(exc), 2)
-    except _Terminated:
-        _stopped(plan, tally, "stopped by SIGTERM", 143)
+    except cleanup.Stopped as stop:
+        _stopped(plan, tally, f"stopped by {stop.name}", stop.status)
     except KeyboardInterrupt:
         _stopped(plan, tally, "stopped by SIGINT", 130)
     finally:
@@ -325,7 +328,7 @@ def _dry(plan: Plan, local: Any) -> None:
     counts = Counter[str]()
     lost: Counter[str] = Counter()
     try:
-        with brokers.connect(plan.url, plan.options) as conn:
+        with cleanup.stopping(), brokers.connect(plan.url, plan.options) as conn:
             def chosen() -> Iterator[Message]:
                 for m in conn.browse(plan.source, plan.selector):
                     counts["read"] += 1
@@ -339,7 +342,12 @@ def _dry(plan: Plan, local: Any) -> None:
             _write(fmt, chosen(), out.stream, lost)
     except brokers.BrokerError as exc:
         out.discard()
-        fail(str(exc))
+        fail(f"{exc}{f'; {plan.output} not written' if plan.output else ''}")
+    except cleanup.Stopped as stop:
+        out.discard()
+        fail_status = stop.status
+        sys.stderr.write(f"jmsctl: error: stopped by {stop.name}; nothing changed{f', {plan.output} not written' if plan.output else ''}\n")
+        raise typer.Exit(fail_status) from None
     except BaseException:
         out.discard()
         raise
@@ -399,21 +407,22 @@ class _Progress:
             sys.stderr.flush()
 
 
-class _Terminated(BaseException):
-    """SIGTERM while acting: unwinds like Ctrl-C, so the open batch is rolled back."""
-
-
 class _Signals:
-    """SIGINT and SIGTERM while acting are recorded and raised by ``check`` (KeyboardInterrupt,
-    _Terminated) between a take and a commit, never inside a commit: a commit interrupted half way
-    would leave its outcome unknown. A second signal raises at once (a broker that no longer
-    answers). Installed after the JVM started, whose own handlers would end the process at once."""
+    """SIGINT, SIGTERM and SIGHUP while acting are recorded and raised by ``check`` (as
+    cleanup.Stopped) between a take and a commit, never inside a commit: a commit interrupted half
+    way would leave its outcome unknown. A second signal raises at once (a broker that no longer
+    answers). The JVM runs with -Xrs (jmsctl/brokers/jms.py): the signals are Python's."""
+
+    SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, n))
 
     def __init__(self) -> None:
         self.signum: int | None = None
+        self.previous: dict[int, Any] = {}
 
     def __enter__(self) -> _Signals:
-        self.previous = (signal.signal(signal.SIGTERM, self._record), signal.signal(signal.SIGINT, self._record))
+        for sig in self.SIGNALS:
+            if signal.getsignal(sig) != signal.SIG_IGN:
+                self.previous[sig] = signal.signal(sig, self._record)
         return self
 
     def _record(self, signum: int, frame: object) -> None:
@@ -423,14 +432,12 @@ class _Signals:
             self.check()
 
     def check(self) -> None:
-        if self.signum == signal.SIGTERM:
-            raise _Terminated
         if self.signum is not None:
-            raise KeyboardInterrupt
+            raise cleanup.Stopped(self.signum)
 
     def __exit__(self, *exc: object) -> None:
-        signal.signal(signal.SIGTERM, self.previous[0])
-        signal.signal(signal.SIGINT, self.previous[1])
+        for sig, previous in self.previous.items():
+            signal.signal(sig, previous)
 
 
 __all__ = ["copy", "move", "purge"]
