@@ -346,3 +346,27 @@ def test_refresh_browses_again_and_copy_takes_the_message_id(orders: str) -> Non
             assert app.clipboard == messages[0].headers["JMSMessageID"]
 
     run(go())
+
+
+def test_profile_pane_profiles_the_selection(orders: str) -> None:
+    from jmsctl.analysis.profile import Profiler
+
+    async def go() -> None:
+        app = ViewApp(open_dump([orders]), selector=CARS)
+        async with app.run_test(size=(160, 60)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("f")
+            await settle(app, pilot)
+            shown = text_of(app.query_one("#profile-body"))
+            counts, locations = expected(CARS, orders)
+            profiler = Profiler()
+            by_location = {r.location: r for r in read_records(orders)}
+            for location in locations:
+                profiler.add_record(by_location[location])
+            profile = profiler.result()
+            assert f"the selection: {counts.true:,} messages" in shown
+            assert f"read {profile.read:,}, profiled {profile.messages:,}, rejected 0" in shown
+            weight = next(p for p in profile.properties if p.name == "weight")
+            assert weight.absent == 0 and "weight" in shown  # every car over 2500 has a weight
+
+    run(go())

@@ -359,7 +359,8 @@ class ViewApp(App[str | None]):
             self.main.query_one("#explain-body", Static).update(explanation_pane(self.valid_text, record, self.dialect))
         elif active == "profile":
             self.main.query_one("#profile-body", Static).update(profile_pane(None, ""))
-            self._profile(list(ml.rows.main if isinstance(ml.rows, Rows) else ml.rows)[:PROFILE_LIMIT], len(ml.rows), self.generation)
+            rows = ml.rows.main if isinstance(ml.rows, Rows) else ml.rows
+            self._profile(list(rows[:PROFILE_LIMIT]), len(rows), self.generation)
 
     @work(thread=True, group="profile", exclusive=True)
     def _profile(self, ids: Sequence[int], total: int, generation: int) -> None:
