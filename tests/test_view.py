@@ -370,3 +370,51 @@ def test_profile_pane_profiles_the_selection(orders: str) -> None:
             assert weight.absent == 0 and "weight" in shown  # every car over 2500 has a weight
 
     run(go())
+
+
+def test_help_screen_lists_the_keys_and_the_mouse_moves_the_cursor(orders: str) -> None:
+    from jmsctl.cli.commands.view.screens import KEYS, HelpScreen
+
+    async def go() -> None:
+        app = ViewApp(open_dump([orders]))
+        async with app.run_test(size=(160, 40)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            listed = text_of(app.screen.query_one("#help-keys"))
+            assert all(what in listed for _, what in KEYS) and "write the selection to a file" in listed
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not isinstance(app.screen, HelpScreen)
+            await pilot.click(MessageList, offset=(3, 4))
+            await pilot.pause()
+            assert app.query_one(MessageList).current() == 5  # the fifth line of the file, the fifth row
+
+    run(go())
+
+
+@pytest.mark.parametrize("fmt", ["json", "fmtn-a", "artemis-xml"])
+def test_write_in_other_formats_reads_back_as_the_selection(tmp_path: Path, orders: str, fmt: str) -> None:
+    from jmsctl.cli.commands.view.write import write_selection
+    from jmsctl.messages.encode import message_json
+
+    dump = open_dump([orders])
+    found: list[int] = []
+    dump.narrow(sel.compile(CARS), lambda: False, lambda step: found.extend(step.ids))
+    out = tmp_path / f"cars.{fmt}"
+    said, severity = write_selection(dump, found, str(out), fmt)
+    assert severity == "information" and said.startswith(f"wrote {len(found):,} messages")
+    back = [r.message for r in read_records(str(out))]
+    assert len(back) == len(found) > 0
+    assert [m.headers.get("JMSMessageID") for m in back] == [dump.record(r).message.headers.get("JMSMessageID") for r in found]
+    if fmt == "json":  # the jmsctl notation holds everything
+        assert [message_json(m) for m in back] == [message_json(dump.record(r).message) for r in found]
+
+
+def test_a_write_that_fails_leaves_nothing(tmp_path: Path, orders: str) -> None:
+    from jmsctl.cli.commands.view.write import write_selection
+
+    dump = open_dump([orders])
+    said, severity = write_selection(dump, list(dump.ids()), str(tmp_path / "missing" / "out.ndjson"), "ndjson")
+    assert severity == "error" and "missing" in said and not (tmp_path / "missing").exists()

@@ -183,6 +183,8 @@ class ViewApp(App[str | None]):
 
     def _poll_index(self) -> None:
         """While the index grows, the list of every record grows with it."""
+        if not self.screen_stack:  # closing
+            return
         found = self.main.query(MessageList)
         if not found:  # closing: the widgets are gone before the timers
             return
@@ -270,7 +272,7 @@ class ViewApp(App[str | None]):
 
     def _drain(self) -> None:
         """The steps the narrowing reported since the last tick, shown at once."""
-        if not self.main.query(MessageList):  # closing: the widgets are gone before the timers
+        if not self.screen_stack or not self.main.query(MessageList):  # closing: the widgets are gone before the timers
             return
         last = None
         while self._pending:
@@ -329,7 +331,7 @@ class ViewApp(App[str | None]):
 
     def watch_sub_title(self, value: str) -> None:
         """Where the keys go, on the title line: the list or the selector line (as vim says INSERT)."""
-        if self.main.query("#title"):
+        if self.screen_stack and self.main.query("#title"):
             self.main.query_one("#title", Static).update(f"{self.dump.name}   [{value}]", layout=False)
 
     def on_descendant_focus(self, event: Any) -> None:
