@@ -319,3 +319,14 @@ def test_diff_files_answers_carry_file_and_line(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "jmsctl", "diff", "-f", "old.txt", "-f", "new.txt", "--format", "json"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert [json.loads(line)["sources"] for line in done.stdout.splitlines()] == [["old.txt:1", "new.txt:1"], ["old.txt:2", "new.txt:2"]]
+
+
+def test_python_and_yaml_flow_destinations() -> None:
+    from jmsctl.scan import scan_bytes
+
+    py = scan_bytes("s.py", b'import stomp\nconn.subscribe(destination="/queue/a", id=1, headers={"selector": "a <> 1"})\n'
+                            b'conn.subscribe("/queue/b", 2, selector="b = 2")\nconn.subscribe(dest, 3, selector="c = 3")\n')
+    yml = scan_bytes("f.yml", b'listeners:\n  - {name: orders, selector: "a <> 1", destination: orders}\n  - {selector: "b = 1"}\n')
+    assert py is not None and yml is not None
+    assert [c.found.destination for c in py.selectors] == ["/queue/a", "/queue/b", ""]
+    assert [c.found.destination for c in yml.selectors] == ["orders", ""]

@@ -131,8 +131,42 @@ def extract(path: str, text: str) -> list[Found]:
         # One plain string token, all of it: what 'scan --fix' may rewrite (not an f-string, bytes or a concatenation).
         literal = (j == start + 1 and toks[start].type == tokenize.STRING and len(joined) == 1 and isinstance(joined[0], Mapped)
                    and not set(_PREFIX.match(toks[start].string).group(1).lower()) & set("fbt"))  # type: ignore[union-attr]
-        found.append(Found(joined, offset(toks[start].start), offset(toks[j - 1].end), kind, resolves=False, literal=literal))  # Python fills no ${...}
+        found.append(Found(joined, offset(toks[start].start), offset(toks[j - 1].end), kind, resolves=False, literal=literal,  # Python fills no ${...}
+                           destination=_destination(toks, i)))
     return found
+
+
+def _destination(toks: list[tokenize.TokenInfo], i: int) -> str:
+    """The ``destination="/queue/orders"`` keyword of the call the selector is given to
+    (stomp.py's ``conn.subscribe(destination=..., headers={"selector": ...})``), or ''."""
+    depth, k = 0, i - 1
+    while k >= 0:  # back to the '(' of the enclosing call
+        text = toks[k].string
+        if text in (")", "]", "}"):
+            depth += 1
+        elif text in ("(", "[", "{"):
+            if depth == 0 and text == "(":
+                break
+            depth = max(0, depth - 1)
+        k -= 1
+    if k < 0:
+        return ""
+    if k >= 1 and toks[k - 1].string == "subscribe" and k + 2 < len(toks) and toks[k + 1].type == tokenize.STRING and toks[k + 2].string == ",":
+        pieces = _string(toks[k + 1].string, 0)  # stomp.py subscribe(destination, id, ...): the first argument
+        return pieces[0].text if len(pieces) == 1 and isinstance(pieces[0], Mapped) else ""
+    depth = 0
+    for j in range(k + 1, len(toks) - 2):
+        text = toks[j].string
+        if text in ("(", "[", "{"):
+            depth += 1
+        elif text in (")", "]", "}"):
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and text == "destination" and toks[j + 1].string == "=" and toks[j + 2].type == tokenize.STRING:
+            pieces = _string(toks[j + 2].string, 0)
+            return pieces[0].text if len(pieces) == 1 and isinstance(pieces[0], Mapped) else ""
+    return ""
 
 
 def _key(tok: str) -> str:

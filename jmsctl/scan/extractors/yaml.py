@@ -179,8 +179,18 @@ def _flow(line: str, at: int) -> list[Found]:
             raw, start = raw[tag.end() :], start + tag.end()
         value = Mapped.verbatim(raw, start)
         value = value.then(_double) if raw.startswith('"') else value.then(_single) if raw.startswith("'") else value
-        out.append(Found((value,), value.starts[0] if value.text else start, start, f"YAML key {key}", literal=True))
+        out.append(Found((value,), value.starts[0] if value.text else start, start, f"YAML key {key}", literal=True,
+                         destination=_sibling(line, m.start(), "destination")))
     return out
+
+
+def _sibling(line: str, at: int, name: str) -> str:
+    """The plain or quoted scalar of key ``name`` in the flow mapping around ``at`` ('' if none)."""
+    start, end = line.rfind("{", 0, at + 1), line.find("}", at)
+    for m in _FLOW_PAIR.finditer(line, max(start, 0), end + 1 if end >= 0 else len(line)):
+        if m.group("key").strip("\"'") == name:
+            return m.group("value").strip("\"'")
+    return ""
 
 
 EXTRACTOR = Extractor(name="yaml", suffixes=(".yml", ".yaml"), trigger=re.compile(rb"[Ss]elector|SELECTOR"), extract=extract)
