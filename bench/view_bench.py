@@ -16,8 +16,9 @@ renders every frame as a terminal would, at 160x50) is started on the file; it r
 - peak RSS of the child (``ru_maxrss``) at the end.
 
 Targets (issue 34): first screen <= 2 s, first matches <= 300 ms, memory <= 200 MB. The baseline,
-``jmsctl filter SELECTOR FILE --count`` (the fast path alone), is run in the same way; its count must
-equal the view's TRUE count. Exit status 0 always: a report, not a test.
+``jmsctl filter SELECTOR FILE --count --stats`` (the fast path alone, classifying every record as the
+view does for its counts), is run in the same way; its count must equal the view's TRUE count. CPU
+seconds are printed next to wall seconds: on a shared machine they are the figures that hold. Exit status 0 always: a report, not a test.
 """
 
 from __future__ import annotations
@@ -52,12 +53,14 @@ async def main():
         while not (len(ml.rows) and ml.render_line(0).text.strip()):
             await asyncio.sleep(0.005)
         out["first_screen_s"] = time.perf_counter() - t0
+        out["first_screen_cpu_s"] = time.process_time()
         while not app.dump.complete:
             await asyncio.sleep(0.02)
         await pilot.pause()
         out["indexed_s"] = time.perf_counter() - t0
         out["records"] = len(app.dump.ids())
         t1 = time.perf_counter()
+        c1 = time.process_time()
         app.query_one(SelectorInput).value = selector
         while not len(ml.rows) or app.found is None or not len(app.found):
             await asyncio.sleep(0.002)
@@ -65,6 +68,7 @@ async def main():
         while app.narrowing:
             await asyncio.sleep(0.02)
         out["narrowed_s"] = time.perf_counter() - t1
+        out["narrowed_cpu_s"] = time.process_time() - c1
         c = app.counts
         out["counts"] = {"read": c.read, "true": c.true, "false": c.false, "unknown": c.unknown, "rejected": c.rejected}
         app.exit()
@@ -87,8 +91,8 @@ def generate(path: Path, count: int) -> None:
     os.replace(tmp, path)
 
 
-def child_rss(cmd: list[str]) -> tuple[float, float, str]:
-    """Wall seconds, peak RSS (MB) and stdout of a child."""
+def child_rss(cmd: list[str]) -> tuple[float, float, str, float]:
+    """Wall seconds, peak RSS (MB), stdout and CPU seconds (user + system) of a child."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -97,7 +101,7 @@ def child_rss(cmd: list[str]) -> tuple[float, float, str]:
     err = proc.stderr.read() if proc.stderr else ""
     if status != 0 and not out:
         sys.stderr.write(err)
-    return wall, usage.ru_maxrss / 1024, out
+    return wall, usage.ru_maxrss / 1024, out, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -113,14 +117,14 @@ def main() -> None:
     if not dump.exists():
         generate(dump, args.messages)
     load_before = os.getloadavg()
-    _, rss, out = child_rss([sys.executable, "-c", CHILD, str(ROOT), str(dump), args.selector])
+    _, rss, out, _ = child_rss([sys.executable, "-c", CHILD, str(ROOT), str(dump), args.selector])
     view = json.loads(out) if out.strip() else {}
     view["child_peak_rss_mb"] = rss
-    wall, frss, fout = child_rss([sys.executable, "-m", "jmsctl", "filter", args.selector, str(dump), "--count"])
+    wall, frss, fout, fcpu = child_rss([sys.executable, "-m", "jmsctl", "filter", args.selector, str(dump), "--count", "--stats"])
     load_after = os.getloadavg()
     report = {
         "messages": args.messages, "file_mb": dump.stat().st_size / 1e6, "selector": args.selector, "view": view,
-        "filter_count": {"wall_s": wall, "peak_rss_mb": frss, "count": int(fout.split()[0]) if fout.strip() else None},
+        "filter_count": {"wall_s": wall, "cpu_s": fcpu, "peak_rss_mb": frss, "count": int(fout.split()[0]) if fout.strip() else None},
         "load_before": load_before, "load_after": load_after,
     }
     if args.json:
@@ -132,10 +136,10 @@ def main() -> None:
         print("view: no result (see stderr)")
         return
     rows = [
-        ("first screen", f"{view['first_screen_s']:.2f} s", "target <= 2 s"),
+        ("first screen", f"{view['first_screen_s']:.2f} s", f"target <= 2 s; CPU {view['first_screen_cpu_s']:.2f} s (the process, index thread included)"),
         ("indexed", f"{view['indexed_s']:.2f} s", f"{view['records']:,} records"),
         ("first matches", f"{view['first_matches_s'] * 1000:.0f} ms", "target <= 300 ms"),
-        ("narrowed", f"{view['narrowed_s']:.2f} s", f"filter --count alone: {wall:.2f} s (ratio {view['narrowed_s'] / wall:.2f})"),
+        ("narrowed", f"{view['narrowed_s']:.2f} s", f"CPU {view['narrowed_cpu_s']:.2f} s; filter --stats --count (the same exact path): {wall:.2f} s, CPU {fcpu:.2f} s"),
         ("peak memory", f"{view['child_peak_rss_mb']:.0f} MB", f"target <= 200 MB; filter --count: {frss:.0f} MB"),
     ]
     for name, value, note in rows:

@@ -40,7 +40,7 @@ from jmsctl.filter import Counts
 
 PLACEHOLDER = "/ to type a selector (empty: every message)"
 FOCUSED_PLACEHOLDER = "type a selector (Escape: back to the list; up/down: history; Right: complete a name)"
-DRAIN_EVERY = 0.03  # seconds between two looks at what the narrowing found
+DRAIN_EVERY = 0.05  # seconds between two looks at what the narrowing found
 PROFILE_LIMIT = 20_000  # records profiled at most (the first of the selection): reading each one costs
 
 

@@ -7,6 +7,7 @@ the selection, then the UNKNOWN ones as their own group); a row of ``GROUP`` is 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -28,6 +29,7 @@ GROUP = -1  # the row of a group's title
 # The fixed columns: title, width, how a record gives the cell.
 COLUMNS: tuple[tuple[str, int], ...] = (("pos", 8), ("JMSMessageID", 26), ("JMSType", 10), ("JMSTimestamp", 24), ("pri", 3))
 PROPERTY_WIDTH = 14
+RESIZE_EVERY = 0.5  # seconds between two layouts while the list grows (the rows show at once all the same)
 
 
 class Rows(Sequence[int]):
@@ -89,6 +91,8 @@ class MessageList(ScrollView, can_focus=True):
         self.rows: Sequence[int] = Rows(dump.ids())
         self.properties: list[str] = []
         self._last_rid: int | None = None
+        self._sized_at = 0.0  # when virtual_size was last set
+        self._size_pending = False
 
     def on_mount(self) -> None:
         self.refresh_size()
@@ -108,10 +112,22 @@ class MessageList(ScrollView, can_focus=True):
     def refresh_size(self) -> None:
         width = sum(w + 1 for _, w in COLUMNS) + len(self.properties) * (PROPERTY_WIDTH + 1)
         size = Size(width, len(self.rows))
-        if size != self.virtual_size:  # a new size is a layout (the scroll bars): only when it changes
-            self.virtual_size = size
+        if size != self.virtual_size:  # a new size is a layout of the screen (the scroll bars)
+            now = time.monotonic()
+            growing = size.width == self.virtual_size.width and size.height > self.virtual_size.height > self.size.height
+            if not growing or now - self._sized_at >= RESIZE_EVERY:
+                self.virtual_size = size
+                self._sized_at = now
+            elif not self._size_pending:  # a list growing while a narrowing runs: one layout every RESIZE_EVERY
+                self._size_pending = True
+                self.set_timer(RESIZE_EVERY, self._size_later)
         self.refresh()
         self._announce()
+
+    def _size_later(self) -> None:
+        self._size_pending = False
+        self._sized_at = 0.0
+        self.refresh_size()
 
     def header(self) -> str:
         titles = [cell(t, w) for t, w in COLUMNS] + [cell(p, PROPERTY_WIDTH) for p in self.properties]
