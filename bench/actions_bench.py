@@ -8,7 +8,7 @@
 Every rate is messages per second over --messages messages (samples/orders.ndjson repeated: typed
 properties and every body kind), sent to a fresh queue, then moved whole to another queue
 (``move``), then removed from it (``purge``), by jmsctl's engine (jmsctl/brokers/actions.py) in
-this process: the JVM's start is not in the rates (the ``jmsctl move`` row is the whole process,
+this process after a warm-up move and purge of 2,000 per transport: the JVM's start is not in the rates (the ``jmsctl move`` row is the whole process,
 start included). The baseline, measured in the same run: the same JMS move with one Python call per
 message to receive, rebuild and send it (what JmsctlBridge.Mover replaces). The load (uptime) is
 printed with the figures.
@@ -119,7 +119,8 @@ def whole_process(url: str, source: str, target: str, batch: int, count: int) ->
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--messages", type=int, default=10_000)
-    parser.add_argument("--batches", default="100,1000", help="batch sizes, comma-separated")
+    parser.add_argument("--batches", default="100,200", help="batch sizes, comma-separated")
+    parser.add_argument("--transports", default="jms,stomp", help="jms, stomp or both, comma-separated")
     parser.add_argument("--persistent", action="store_true", help="a broker with KahaDB (when this script starts it)")
     parser.add_argument("--jms", help="a broker of yours (activemq:tcp://HOST:PORT); with --stomp")
     parser.add_argument("--stomp")
@@ -138,9 +139,15 @@ def main() -> None:
     n = args.messages
     run = f"{int(time.time())}"
     try:
-        with brokers.connect(jms, OPTIONS):
-            pass  # the JVM started and the bridge compiled, outside the rates
+        for transport, url in (("jms", jms), ("stomp", stomp)):  # warm-up, not measured: the JVM's start, the JIT, the broker's
+            if transport not in args.transports.split(","):
+                continue
+            fill(jms, f"bench-{run}-warm-{transport}", 2000)
+            act(url, f"bench-{run}-warm-{transport}", f"bench-{run}-warm-{transport}-moved", 100, 2000)
+            act(url, f"bench-{run}-warm-{transport}-moved", None, 100, 2000)
         for transport, url in (("jms", jms), ("stomp", stomp)):
+            if transport not in args.transports.split(","):
+                continue
             for batch in (int(b) for b in args.batches.split(",")):
                 src, dst = f"bench-{run}-{transport}-{batch}", f"bench-{run}-{transport}-{batch}-moved"
                 fill(jms, src, n)

@@ -91,8 +91,9 @@ class StompMover:
                 break
             h = frame.headers
             mid = h.get("message-id", "")
-            message = message_of(frame)
-            if self.target is not None or self.to_origin:
+            sending = self.target is not None or self.to_origin
+            message = message_of(frame) if sending or full else None  # a purge without a backup needs only the id
+            if message is not None and sending:
                 self.out += self._send_frame(frame, message)
             self.out += encode_frame("ACK", {"id": h.get("ack", mid), "transaction": self.tx})
             taken.append(Taken(mid, message if full else None))
