@@ -240,6 +240,7 @@ class JmsConnection:
         self.connection = None
         self.session: Any = None
         self.watchdog = self.bridge.Watchdog()
+        self._browsing: list[tuple[Any, Any]] = []
         try:
             factory = factory_class(user, password, address) if provider is None or provider.user_first else factory_class(address, user, password)
 
@@ -295,7 +296,25 @@ class JmsConnection:
             feed = self.bridge.Feed(browser.getEnumeration())
         except self._error as exc:
             raise BrokerError(f"{self.target.url}: {self.describe(exc)}") from None
-        yield from self._lines(feed, selector)
+        self._browsing.append((feed, browser))
+        try:
+            yield from self._lines(feed, selector)
+        finally:
+            self._end_browse(feed, browser)
+
+    def _end_browse(self, feed: Any, browser: Any) -> None:
+        """The browser closed and the Feed's thread ended before the connection closes: a connection
+        closed under ActiveMQ's hasMoreElements prints a stack trace on stderr (IllegalStateException:
+        The Session is closed), as a browse ended early (--max-count, a signal) would do. Also run by
+        ``close`` for a browse still open (a signal unwinds the connection before the generator)."""
+        if (feed, browser) in self._browsing:
+            self._browsing.remove((feed, browser))
+        with contextlib.suppress(Exception):
+            feed.stop()
+        with contextlib.suppress(Exception):
+            browser.close()
+        with contextlib.suppress(Exception):
+            feed.join(2000)
 
     def lost(self, count: int | None = None, ended: bool = False) -> None:
         """BrokerError when the connection's ExceptionListener heard of a failure (the broker died,
@@ -467,6 +486,8 @@ class JmsConnection:
                 consumer.close()
 
     def close(self) -> None:
+        for feed, browser in list(self._browsing):
+            self._end_browse(feed, browser)
         connection, self.connection = self.connection, None
         if connection is not None:
             with contextlib.suppress(Exception):  # best effort: the process ends anyway

@@ -20,10 +20,13 @@ public final class JmsctlBridge {
         private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>(4096);
         private volatile boolean stopped;
 
+        private final Thread thread;
+
         public Feed(Enumeration<?> messages) {
             this.messages = messages;
             Thread t = new Thread(this, "jmsctl-browse");
             t.setDaemon(true);
+            thread = t;
             t.start();
         }
 
@@ -71,6 +74,12 @@ public final class JmsctlBridge {
                 first = next;
             }
             return out.toString();
+        }
+
+        /** Waits up to millis for the draining thread to end (after stop, and the browser closed). */
+        public void join(long millis) throws InterruptedException {
+            lines.clear();
+            thread.join(millis);
         }
 
         public void stop() {
