@@ -106,6 +106,11 @@ def _start_jvm(target: Target, classpath: list[str]) -> Any:
                 jpype.startJVM("-Xrs", classpath=classpath, convertStrings=False, interrupt=False)
             except Exception as exc:  # JVMNotFoundException (a ValueError), JVMNotSupportedException, OSError ...
                 raise BrokerError(f"{target.url}: cannot start a Java VM: {exc}") from None
+            # ActiveMQ's client prints stack traces on System.err where it swallows an exception (its
+            # QueueBrowser's destroyConsumer on a closed session, when the connection is lost): what
+            # failed reaches jmsctl as the connection's exception, said in one line; System.err says nothing.
+            java_io = "java.io."
+            jpype.JClass("java.lang.System").setErr(jpype.JClass(java_io + "PrintStream")(jpype.JClass(java_io + "OutputStream").nullOutputStream()))
         # else: one JVM per process (JPype cannot restart one); the jars of a later connection are
         # added through a class loader of its own (_loader).
     return jpype
@@ -295,7 +300,7 @@ class JmsConnection:
             browser = self.session.createBrowser(self.session.createQueue(queue), selector)
             feed = self.bridge.Feed(browser.getEnumeration())
         except self._error as exc:
-            raise BrokerError(f"{self.target.url}: {self.describe(exc)}") from None
+            raise self.failed(exc) from None
         self._browsing.append((feed, browser))
         try:
             yield from self._lines(feed, selector)
@@ -315,6 +320,30 @@ class JmsConnection:
             browser.close()
         with contextlib.suppress(Exception):
             feed.join(2000)
+
+    def failed(self, exc: Any, count: int | None = None) -> BrokerError:
+        """The error for a JMS exception: ``connection lost`` when the connection failed under it
+        (ActiveMQ: "Disposed due to prior exception"), else the exception in one line."""
+        waits = 6 if self._io_caused(exc) else 1  # the provider says its connection failed on another thread, maybe a moment later
+        for attempt in range(waits):
+            try:
+                self.lost(count, ended=True)
+            except BrokerError as lost:
+                return lost
+            if attempt + 1 < waits:
+                time.sleep(POLL_MILLIS / 1000)
+        after = f" (after {count} sent)" if count is not None else ""
+        return BrokerError(f"{self.target.url}: {self.describe(exc)}{after}")
+
+    def _io_caused(self, exc: Any) -> bool:
+        """Whether an IOException is among the exception's causes (a transport's failure)."""
+        io = self.jpype.JClass("java.io.IOException")
+        cause, seen = exc, 0
+        while cause is not None and seen < 10:
+            if isinstance(cause, io):
+                return True
+            cause, seen = cause.getCause(), seen + 1
+        return False
 
     def lost(self, count: int | None = None, ended: bool = False) -> None:
         """BrokerError when the connection's ExceptionListener heard of a failure (the broker died,
@@ -393,7 +422,7 @@ class JmsConnection:
             session.commit()
             report.sent += pending
         except self._error as exc:
-            raise BrokerError(f"{self.target.url}: {self.describe(exc)} (after {report.sent} sent)") from None
+            raise self.failed(exc, report.sent) from None
         finally:
             if session is not None:
                 with contextlib.suppress(Exception):
@@ -469,7 +498,7 @@ class JmsConnection:
             # createConsumer(Destination, None) is ambiguous to JPype (a String or a MessageListener)
             consumer = self.session.createConsumer(destination) if selector is None else self.session.createConsumer(destination, selector)
         except self._error as exc:
-            raise BrokerError(f"{self.target.url}: {self.describe(exc)}") from None
+            raise self.failed(exc) from None
         try:
             while True:
                 try:
