@@ -39,10 +39,10 @@ from jmsctl import selector as sel
 from jmsctl.analysis import smt
 from jmsctl.analysis.budget import DEFAULT_RLIMIT, Budget, solve, subproblems
 from jmsctl.analysis.encoded import ENCODED
+from jmsctl.analysis.witness_message import doc as _doc
+from jmsctl.analysis.witness_message import message as _message
+from jmsctl.analysis.witness_message import read_witness
 from jmsctl.exceptions import InvalidSelectorException
-from jmsctl.messages.decode import AmbiguousNumber, decode_message
-from jmsctl.messages.encode import message_json
-from jmsctl.messages.jsontext import parse_json_exact
 from jmsctl.messages.model import Message
 from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
@@ -490,13 +490,6 @@ def _merged(a: _Prepared, b: _Prepared) -> Witness | None:
     return None
 
 
-def _doc(message: Message) -> dict[str, Any]:
-    """A message in FORMAT.md's JSON, a plain message (the format's default type) left implicit."""
-    doc = message_json(message)
-    doc.pop("type", None)
-    return doc
-
-
 def readings_differ(text: str, a: str, b: str, timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY, *,
                     rlimit: int = DEFAULT_RLIMIT) -> Answer:
     """Proof("equivalent"): dialects ``a`` and ``b`` select the same messages with ``text``; else a
@@ -509,31 +502,6 @@ def _verdict(model: z3.ModelRef, tri: smt.Tri) -> str:
     if z3.is_true(model.eval(tri[0], model_completion=True)):
         return "TRUE"
     return "FALSE" if z3.is_true(model.eval(tri[1], model_completion=True)) else "UNKNOWN"
-
-
-def _message(values: dict[str, TypedValue | None]) -> tuple[Message, dict[str, Any]]:
-    """The model's values as a message, through the dump format and back (what every command reads)."""
-    headers: dict[str, Any] = {}
-    props: dict[str, TypedValue] = {}
-    for name, v in values.items():
-        if v is None:
-            continue
-        if name in smt.HEADER_TYPES:
-            headers[name] = v[1]
-        else:
-            props[name] = v
-    doc = _doc(Message(headers, props))
-    return read_witness(doc), doc
-
-
-def read_witness(doc: dict[str, Any]) -> Message:
-    """A witness's JSON as every command reads it: written, then read back as the loader does
-    (an integral double beyond the long range read again exactly, as the loader does)."""
-    raw = orjson.dumps(doc)
-    try:
-        return decode_message(orjson.loads(raw))
-    except AmbiguousNumber:
-        return decode_message(parse_json_exact(raw))
 
 
 def _engine_verdict(text: str, dialect: str, message: Message) -> str:
