@@ -132,7 +132,7 @@ def test_move_keeps_every_header_property_and_body(broker: activemq_broker.Broke
     as STOMP carries them: Strings, text and bytes), with their origin in two properties."""
     stomp = transport == "stomp"
     url = broker.stomp_url if stomp else broker.jms_url
-    messages = dump_messages()[:400]
+    messages = dump_messages()[:250]
     with brokers.connect(broker.jms_url, QUICK) as conn:
         conn.send(f"fid-src-{transport}", messages, brokers.SendReport())
         before = list(conn.browse(f"fid-src-{transport}"))
@@ -141,7 +141,7 @@ def test_move_keeps_every_header_property_and_body(broker: activemq_broker.Broke
     with brokers.connect(url, QUICK) as conn:
         after = list(conn.browse(f"fid-dst-{transport}"))
         before_seen = before if not stomp else None
-    assert len(after) == len(before) == 400
+    assert len(after) == len(before) == 250
     by_origin = {m.properties[ORIGINAL_ID][1]: m for m in after}
     assert set(by_origin) == {m.headers["JMSMessageID"] for m in before}
     for m in after:
@@ -161,7 +161,7 @@ def test_copy_leaves_the_source_and_purge_with_backup_then_send_restores_it(brok
                                                                             tmp_path: Path) -> None:
     url = broker.stomp_url if transport == "stomp" else broker.jms_url
     q = f"cp-{transport}"
-    messages = [m for m in dump_messages() if m.body_type in ("text", "bytes")][:150] if transport == "stomp" else dump_messages()[:300]
+    messages = [m for m in dump_messages() if m.body_type in ("text", "bytes")][:120] if transport == "stomp" else dump_messages()[:200]
     with brokers.connect(broker.jms_url, QUICK) as conn:
         conn.send(q, messages, brokers.SendReport())
         before = sorted(comparable(m, False, False) for m in conn.browse(q))
@@ -208,6 +208,7 @@ def test_refusals_are_one_line_and_exit_2(broker: activemq_broker.Broker, tmp_pa
         (("purge", broker.jms_url, "refuse", "--all"), "give --yes"),
         (("purge", broker.jms_url, "refuse", "--all", "--yes", "--backup", str(tmp_path / "exists.ndjson")), "never overwritten"),
         (("move", broker.jms_url, "refuse", "x", "--to-origin", "--all", "--yes"), "give no DST"),
+        (("move", broker.jms_url, "refuse", "queue://refuse", "--all", "--yes"), "to itself"),
         (("copy", broker.jms_url, "refuse", "x", "--all", "--yes", "--where", "a = = 1"), ""),
     ]
     for args, reason in cases:
@@ -305,7 +306,7 @@ def test_where_says_which_were_gone_meanwhile(broker: activemq_broker.Broker) ->
 
 
 @pytest.mark.parametrize(("transport", "sig"), [("jms", signal.SIGINT), ("jms", signal.SIGTERM), ("jms", signal.SIGKILL),
-                                                ("stomp", signal.SIGTERM), ("stomp", signal.SIGKILL)])
+                                                ("stomp", signal.SIGTERM)])
 def test_a_signal_mid_move_loses_and_duplicates_nothing(broker: activemq_broker.Broker, transport: str, sig: signal.Signals) -> None:
     url = broker.stomp_url if transport == "stomp" else broker.jms_url
     src, dst = f"sig-{transport}-{sig.name}", f"sig-{transport}-{sig.name}-dst"

@@ -195,6 +195,8 @@ def _what(plan: Plan) -> str:
 
 
 def _act(plan: Plan) -> None:
+    if plan.target is not None and plan.target.removeprefix("queue://") == plan.source:
+        fail(f"{plan.verb} from {plan.source} to itself would take its own messages again: give another DST")
     if plan.selector is None and plan.where is None and not plan.everything:
         fail(f"{plan.verb} with neither --selector nor --where acts on every message of {plan.source}: say so with --all")
     local = _compiled(plan.where, plan.dialect, "--where") if plan.where is not None else None
