@@ -308,3 +308,12 @@ def test_explain_shows_the_warnings_in_its_own_output() -> None:
     assert "warning[W016]" in text.stdout
     doc = run("explain", "color = red", "--format", "json")
     assert '"W016"' in doc.stdout
+
+
+@pytest.mark.parametrize("selector", ["-1 < x", "-x = 'a'"])
+def test_the_dash_hint_shows_a_command_that_runs(selector: str) -> None:
+    r = jmsctl("check", selector)
+    assert r.returncode == 2
+    example = r.stderr.split("with the options before it: ", 1)[1].rsplit("); see", 1)[0]
+    runs = jmsctl(*shlex.split(example.replace(" [OPTIONS]", ""))[1:])
+    assert runs.returncode == 0 and "1 valid" in runs.stdout, runs.stderr

@@ -259,17 +259,20 @@ def _click_error(exc: Any, args: list[str]) -> None:
     path = ctx.command_path[len(ctx.find_root().command_path) :].strip() if ctx is not None else ""
     command = ctx.command_path if ctx is not None else " ".join(["jmsctl", *args[:1]] if args[:1] and args[0] in COMMANDS else ["jmsctl"])
     help_at = f"; see '{command} --help'"
-    say(f"{path + ': ' if path else ''}{exc.format_message().rstrip('.')}{_dash_hint(exc, args)}{help_at}")
+    say(f"{path + ': ' if path else ''}{exc.format_message().rstrip('.')}{_dash_hint(exc, args, command)}{help_at}")
 
 
-def _dash_hint(exc: Any, args: list[str]) -> str:
+def _dash_hint(exc: Any, args: list[str], command: str) -> str:
     """For an unknown option that is a selector beginning with '-' (``-1 < x``, ``-x > 2``), where to put it."""
     name = getattr(exc, "option_name", None)
     if not isinstance(name, str) or not name.startswith("-") or name.startswith("--"):
         return ""
     given = [arg for arg in args if isinstance(arg, str) and arg.startswith(name) and arg != name] or [name]
     if any(re.search(r"[\s=<>'()]", arg) for arg in given) or re.fullmatch(r"-[0-9.]", name):
-        return " (a selector that begins with '-' goes after `--`, with the options before it: jmsctl filter --count -- '-1 < x' FILE)"
+        from jmsctl.cli.errors import shell_word
+
+        example = f"{command} [OPTIONS] -- {shell_word(given[0])}" + (" FILE..." if command.endswith("filter") else "")
+        return f" (a selector that begins with '-' goes after `--`, with the options before it: {example})"
     return ""
 
 

@@ -69,7 +69,7 @@ def swapped_arguments(selector: str, files: Sequence[str]) -> str | None:
     likely = [f for f in files if looks_like_selector(f)]
     if likely:
         return (f"arguments are SELECTOR FILE...: {selector!r} is a file and {likely[0]!r} reads as a selector "
-                f"(swap them: {_quote(likely[0])} {_quote(selector)})")
+                f"(swap them: {shell_word(likely[0])} {shell_word(selector)})")
     if not files:
         return f"arguments are SELECTOR FILE...: the selector argument {selector!r} is a file; give the selector first"
     return None
@@ -83,7 +83,7 @@ def swapped_file_first(file: str, other: str, usage: str) -> str | None:
     return None
 
 
-def _quote(text: str) -> str:
+def shell_word(text: str) -> str:
     """``text`` as one shell word, in the quotes a person would type."""
     if re.fullmatch(r"[\w./:@%+=-]+", text):
         return text
@@ -96,4 +96,4 @@ def _quote(text: str) -> str:
     return shlex.quote(text)
 
 
-__all__ = ["FORMAT_NOTE", "PREFIX", "USAGE", "UsageFailure", "error_line", "fail", "looks_like_selector", "say", "swapped_arguments", "swapped_file_first"]
+__all__ = ["FORMAT_NOTE", "PREFIX", "USAGE", "UsageFailure", "error_line", "fail", "looks_like_selector", "say", "shell_word", "swapped_arguments", "swapped_file_first"]
