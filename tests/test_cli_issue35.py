@@ -204,7 +204,7 @@ def test_the_root_and_every_command_help_has_an_example() -> None:
 @pytest.mark.parametrize("command", _commands(), ids=" ".join)
 def test_help_shows_no_click_placeholders(command: list[str]) -> None:
     text = _help(*command)
-    for placeholder in ("<int range>", "<float range>", "[x>=", "[x>", "(16M)", "[default: ("):
+    for placeholder in ("<int range>", "<float range>", "<str>", "<text>", "[x>=", "[x>", "(16M)", "[default: ("):
         assert placeholder not in text, (command, placeholder)
 
 

@@ -166,8 +166,36 @@ def finish(command: Any, name: str | None = None) -> None:
         if isinstance(param, TyperArgument) and not isinstance(param, _Argument):
             param.__class__ = _Argument
         _plain_range(param)
+        _plain_text(param)
     for sub in getattr(command, "commands", {}).values():
         finish(sub)
+
+
+def _plain_text(param: Any) -> None:
+    """No ``<str>`` beside a text argument or option in the help: the argument's own name says it
+    (SELECTOR, FILE...), and an option without a metavar gets its long name (``--file`` -> FILE)."""
+    from typer._click import types as click_types
+
+    if type(param.type) is not click_types.StringParamType:
+        return
+    if isinstance(param, TyperArgument):
+        param.type = _UNTYPED
+    elif param.metavar is None and not getattr(param, "is_flag", False):
+        long = next((opt for opt in param.opts if opt.startswith("--")), None)
+        param.metavar = long.lstrip("-").upper().replace("-", "_") if long else None
+
+
+def _untyped() -> Any:
+    from typer._click import types as click_types
+
+    class Untyped(click_types.StringParamType):
+        def get_metavar(self, param: Any, ctx: Any) -> str | None:
+            return ""  # rich help prints no type column for an empty metavar
+
+    return Untyped()
+
+
+_UNTYPED = _untyped()
 
 
 def _plain_range(param: Any) -> None:
