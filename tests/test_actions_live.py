@@ -209,6 +209,7 @@ def test_refusals_are_one_line_and_exit_2(broker: activemq_broker.Broker, tmp_pa
         (("purge", broker.jms_url, "refuse", "--all", "--yes", "--backup", str(tmp_path / "exists.ndjson")), "never overwritten"),
         (("move", broker.jms_url, "refuse", "x", "--to-origin", "--all", "--yes"), "give no DST"),
         (("move", broker.jms_url, "refuse", "queue://refuse", "--all", "--yes"), "to itself"),
+        (("purge", broker.jms_url, "no-such-queue", "--all", "--yes"), "no queue 'no-such-queue' on the broker (nothing was created)"),
         (("copy", broker.jms_url, "refuse", "x", "--all", "--yes", "--where", "a = = 1"), ""),
     ]
     for args, reason in cases:
@@ -216,8 +217,11 @@ def test_refusals_are_one_line_and_exit_2(broker: activemq_broker.Broker, tmp_pa
         assert done.returncode == 2, (args, done.stderr)
         assert reason in done.stderr, (args, done.stderr)
     assert sorted(seqs(broker.jms_url, "refuse")) == [0, 1, 2]
-    nothing = jmsctl("purge", broker.jms_url, "refuse", "--selector", "seq > 100", "--yes")
+    with brokers.connect(broker.jms_url, QUICK) as conn:
+        assert conn.queue_exists("no-such-queue") is False  # type: ignore[attr-defined]
+    nothing = jmsctl("purge", broker.jms_url, "refuse", "--selector", "seq > 100", "--yes", "--backup", str(tmp_path / "none.ndjson"))
     assert nothing.returncode == 1 and "purged 0" in nothing.stderr
+    assert not (tmp_path / "none.ndjson").exists()  # a backup of nothing is not left behind
 
 
 def test_a_terminal_is_asked_naming_count_queue_and_selector(broker: activemq_broker.Broker) -> None:

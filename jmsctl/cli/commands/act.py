@@ -9,6 +9,8 @@ Exit 0 acted, 1 nothing matched, 2 error (130/143 on SIGINT/SIGTERM, the open ba
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import sys
 import time
@@ -231,6 +233,8 @@ def _act(plan: Plan) -> None:
                 if plan.max_count is not None:
                     chosen = chosen[:plan.max_count]
                 ids = [str(m.headers.get("JMSMessageID")) for m in chosen]
+            elif getattr(conn, "queue_exists", None) is not None and conn.queue_exists(plan.source) is False:  # type: ignore[attr-defined]
+                fail(f"{plan.url}: no queue {plan.source!r} on the broker (nothing was created)")  # a consumer would create it
             if not plan.yes:
                 count = len(ids) if ids is not None else _count(conn, plan)
                 if count == 0:
@@ -252,6 +256,9 @@ def _act(plan: Plan) -> None:
     finally:
         if backup is not None:
             backup.close()
+            if tally.acted == 0 and not tally.in_doubt:  # nothing was removed: no backup of nothing left behind
+                with contextlib.suppress(OSError):
+                    os.unlink(backup.path)
     _notes(plan.options)
     _finish(plan, tally, browsed, lost)
 
