@@ -36,7 +36,8 @@ class Terminal:
 
     def __init__(self, command: str, tmp: Path) -> None:
         self.socket = f"jmsctl-view-{os.getpid()}"
-        self.env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color", "PAGER": "cat"}
+        self.paged = tmp / "paged.txt"
+        self.env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color", "PAGER": f"tee {self.paged}"}
         self.env.pop("NO_COLOR", None)
         self.tmux("new-session", "-d", "-x", "160", "-y", "45", "-c", str(ROOT), command)
 
@@ -91,6 +92,13 @@ def test_view_in_tmux_mistake_fix_counts_explanation_write(tmp_path: Path) -> No
         shot = os.environ.get("JMSCTL_VIEW_SCREENSHOT")
         if shot:
             save_svg(term.screen(colours=True), shot)
+        term.keys("o")  # $PAGER (here tee into a file) gets the message as show prints it, then the screen comes back
+        end = time.monotonic() + DEADLINE
+        while not (term.paged.exists() and "Properties" in term.paged.read_text()) and time.monotonic() < end:
+            time.sleep(0.1)
+        paged = term.paged.read_text()
+        assert f"orders.ndjson:{first}" in paged and "weight" in paged
+        term.wait_for("Result: TRUE -> selected")
         term.keys("w")
         term.wait_for("Write the selection to")
         term.keys(str(out), literal=True)
