@@ -299,7 +299,7 @@ def test_output_nothing_selected_still_writes_an_empty_file(tmp_path: Path) -> N
 
 
 def test_output_temp_file_removed_on_ctrl_c(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import jmsctl.cli.commands.filter as filter_cli
+    import jmsctl.cli.commands.filter_run as filter_cli
 
     real = filter_cli.read_records
 

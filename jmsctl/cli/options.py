@@ -8,8 +8,6 @@ from typing import Any
 
 import typer
 
-from jmsctl.messages.loader import MAX_RECORD_SIZE
-
 
 class Dialect(str, Enum):
     """``--dialect``: the standard, IBM MQ's reading (docs/SEMANTICS.md#ibm-dialect) or a broker engine's
@@ -30,6 +28,10 @@ class TextOrJson(str, Enum):
 
 DIALECT_HELP = "jakarta (default), ibm, artemis or activemq: whose rules parse and evaluate the selector (docs/dialects.md)."
 
+
+MAX_RECORD_SIZE = 16 * 1024 * 1024
+"""The loader's (jmsctl.messages.records), kept equal by tests/test_startup_imports.py: importing it from
+there would load the loader for the options of every command, for Tab completion and for check too."""
 
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 _SIZE = re.compile(r"\s*([0-9]+)\s*([kmg]?)(?:i?b)?\s*", re.IGNORECASE)

@@ -31,11 +31,16 @@ def console(stderr: bool = False) -> Console:
     from rich.console import Console
 
     stream = sys.stderr if stderr else sys.stdout
-    if os.environ.get("NO_COLOR") or not is_terminal(stream):
+    if plain_output(stream):
         # Plain text: no escape sequences at all (NO_COLOR asks for no colour; bold is no better).
         width = shutil.get_terminal_size((200, 24)).columns if is_terminal(stream) else 200
         return Console(stderr=stderr, highlight=False, force_terminal=False, no_color=True, soft_wrap=True, width=width)
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def plain_output(stream: Any = None) -> bool:
+    """Whether ``console`` prints plain text there (no escape sequences): not a terminal, or NO_COLOR."""
+    return bool(os.environ.get("NO_COLOR")) or not is_terminal(stream)
 
 
 def is_terminal(stream: Any = None) -> bool:
@@ -202,4 +207,5 @@ def print_full(con: Console, src: Source, diags: tuple[Diagnostic, ...] | list[D
         con.print(full(src, d))
 
 
-__all__ = ["RULES", "Format", "Source", "concise", "console", "diagnostic_json", "escape", "full", "github", "is_terminal", "one_line", "openable", "print_full", "window"]
+__all__ = ["RULES", "Format", "Source", "concise", "console", "diagnostic_json", "escape", "full", "github", "is_terminal", "one_line", "openable",
+           "plain_output", "print_full", "window"]

@@ -6,14 +6,16 @@ that said nothing about it would print 0 and leave the reader to guess. ``--quie
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from jmsctl import selector as sel
 from jmsctl.cli.render import Source, console, print_full
 from jmsctl.diagnostics import Severity
 from jmsctl.exceptions import InvalidSelectorException
+
+if TYPE_CHECKING:  # the selector package is imported when a selector is compiled: the options (Tab completion) need none
+    from jmsctl import selector as sel
 
 
 def quiet_option() -> Any:
@@ -24,6 +26,8 @@ def quiet_option() -> Any:
 def compiled(src: Source, dialect: str, quiet: bool = False, before_errors: Callable[[], None] | None = None) -> sel.Selector:
     """``src`` compiled under ``dialect``; an invalid one is reported as check reports it and ends the
     command with status 2 (``before_errors`` runs first: filter's swapped-arguments check)."""
+    from jmsctl import selector as sel
+
     try:
         selector = sel.compile(src.text, dialect)
     except InvalidSelectorException as exc:

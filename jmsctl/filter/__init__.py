@@ -193,7 +193,6 @@ def select_file(
     write the selected lines there themselves, and their Selections come empty.
     InputError propagates as from read_records.
     """
-    from jmsctl.filter import parallel
     from jmsctl.filter.fast import Engine, add_counts
     from jmsctl.filter.plan import FilterPlan
 
@@ -227,7 +226,12 @@ def select_file(
         if type(first) is not bytes and type(first) is not OversizedLine:  # a JSON array, one object, another format: the plain path
             yield from select(selector, itertools.chain([first], items), counts, invert=invert, max_count=max_count, on_rejected=on_rejected)
             return
-        if jobs > 1 and max_count is None and path != "-" and not reader.compressed and parallel.available():
+        workers = jobs > 1 and max_count is None and path != "-" and not reader.compressed
+        if workers:
+            from jmsctl.filter import parallel  # multiprocessing and ctypes: only when workers may read the file
+
+            workers = parallel.available()
+        if workers:
             items.close()
             head_chunk, offset = _file_head(path, FIRST, max_record_size) if judging is not None else (b"", None)
             batches = _chained([judging.process(head_chunk)] if judging is not None and head_chunk else [],

@@ -1,4 +1,5 @@
-"""lark callbacks -> AST nodes, run inside the LALR parser (no intermediate parse tree).
+"""The parser's callbacks (lark's, by the rules' names) -> AST nodes, run inside the LALR parser (no
+intermediate parse tree).
 
 Parentheses and still-undecoded numbers travel as small wrappers so that a unary minus directly
 in front of a number is folded into the literal (docs/SEMANTICS.md#integer-literals: ``-9223372036854775808``
@@ -9,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from lark import Token, Transformer
-
 from jmsctl.diagnostics import SelectorError, Span, error
 from jmsctl.selector import nodes as n
+from jmsctl.selector.lexer import Token
 from jmsctl.selector.literals import LiteralError, decode_number
 from jmsctl.values import BOOLEAN, STRING
 
@@ -68,8 +68,9 @@ def _whole(children: list[Any]) -> Span:
     return Span(_span(children[0]).start, _span(children[-1]).end)
 
 
-class Builder(Transformer[Token, Any]):
-    """Stateless: one instance serves every parse (the parser is cached and shared)."""
+class Builder:
+    """Stateless: one instance serves every parse (the parser is cached and shared). A method per
+    rule name or alias of grammar.lark, given the rule's children, as a lark Transformer's are."""
 
     def start(self, children: list[Item]) -> n.Node | None:
         return _node(children[0]) if children else None

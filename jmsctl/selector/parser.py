@@ -2,55 +2,69 @@
 
 The parse table is read from lalr_table.py, generated from grammar.lark with lark: building it
 (compiling the grammar with lark's own LALR parser, then the LALR analysis of ours) took about
-25 ms of every start of the command line, reading it takes 1 ms. Only the callbacks are made at
-run time, by lark from the stored rules. If grammar.lark has changed since the table was
-generated, or the table cannot be read, lark builds the table as before.
+25 ms of every start of the command line, reading it takes 1 ms. The callbacks are made from the
+stored rules as lark's ParseTreeBuilder makes them (``_callback``), so a parse does not import lark
+at all (importing it was another 15 ms of each start). If grammar.lark has changed since the table
+was generated, or the table cannot be read, lark builds the table and its callbacks as before.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
+import os
+from collections.abc import Callable
 from functools import lru_cache
-from importlib import resources
 from typing import Any, NamedTuple
-
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedInput, UnexpectedToken
-from lark.grammar import NonTerminal, Rule, RuleOptions, Terminal
-from lark.lexer import Lexer
-from lark.parse_tree_builder import ParseTreeBuilder
-from lark.parsers.lalr_analysis import Reduce, Shift
 
 from jmsctl.diagnostics import Diagnostic, SelectorError, Span, error
 from jmsctl.selector import lexer
 from jmsctl.selector.builder import Builder
+from jmsctl.selector.lexer import Token
 from jmsctl.selector.limits import MAX_LENGTH, clip
 from jmsctl.selector.nodes import Node
 
 
-class _SelectorLexer(Lexer):
-    __future_interface__ = 0
-
-    def __init__(self, lexer_conf: Any) -> None:
-        pass
-
-    def lex(self, data: str) -> Any:  # type: ignore[override]
-        return lexer.tokens(data)
-
-
 def grammar_text() -> str:
-    return resources.files("jmsctl.selector").joinpath("grammar.lark").read_text(encoding="utf-8")
+    try:  # the file beside this module; importlib.resources (and the zipfile it imports) only for a package in a zip
+        with open(os.path.join(os.path.dirname(__file__), "grammar.lark"), encoding="utf-8") as f:
+            return f.read()
+    except OSError:  # pragma: no cover - not installed as files
+        from importlib import resources
+
+        return resources.files("jmsctl.selector").joinpath("grammar.lark").read_text(encoding="utf-8")
 
 
 def grammar_sha256(text: str) -> str:
+    import hashlib  # here: only the first parse of a process checks the stored table (_table is cached)
+
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @lru_cache(maxsize=1)
-def _lark() -> Lark:
-    lark = Lark(grammar_text(), parser="lalr", lexer=_SelectorLexer, transformer=Builder(), maybe_placeholders=False)
-    return lark
+def _lark() -> Any:
+    from lark import Lark
+    from lark.lexer import Lexer
+
+    class _SelectorLexer(Lexer):
+        __future_interface__ = 0
+
+        def __init__(self, lexer_conf: Any) -> None:
+            pass
+
+        def lex(self, data: str) -> Any:  # type: ignore[override]
+            return lexer.tokens(data)
+
+    return Lark(grammar_text(), parser="lalr", lexer=_SelectorLexer, transformer=Builder(), maybe_placeholders=False)
+
+
+class Unexpected(Exception):
+    """A token the table has no action for (lark's UnexpectedToken: ``token`` and the terminal names
+    ``expected`` in that state)."""
+
+    def __init__(self, token: Token, expected: set[str]) -> None:
+        super().__init__(f"unexpected {token.type}")
+        self.token = token
+        self.expected = expected
 
 
 def parse(text: str) -> Node | None:
@@ -62,11 +76,8 @@ def parse(text: str) -> Node | None:
         raise SelectorError(too_long(len(text)))
     try:
         return _run(text)
-    except UnexpectedToken as exc:
+    except Unexpected as exc:
         raise SelectorError(_unexpected(text, exc)) from None
-    except UnexpectedInput as exc:  # pragma: no cover - the custom lexer raises SelectorError itself
-        pos = getattr(exc, "pos_in_stream", 0) or 0
-        raise SelectorError(error("E002", "syntax error", Span(pos, pos + 1))) from None
 
 
 def _run(text: str) -> Node | None:
@@ -74,7 +85,7 @@ def _run(text: str) -> Node | None:
     per-step generality (asserts, rule comparisons, callback lookups): a quarter of a parse's time.
 
     A shift is the next state; a reduction is (length of the rule, the rule's name, its callback).
-    On a token the table has no entry for, it raises lark's UnexpectedToken after the same
+    On a token the table has no entry for, it raises Unexpected (lark's UnexpectedToken) after the same
     reductions lark would have made, so errors are reported exactly as before.
     """
     tables = _table()
@@ -102,7 +113,7 @@ def _run(text: str) -> Node | None:
                 values = []
             value_stack.append(callback(values))
             state_stack.append(actions[state_stack[-1]][origin])
-    end = Token.new_borrow_pos("$END", "", token) if token is not None else Token("$END", "", 0, 1, 1)
+    end = Token("$END", "", token.start_pos, token.end_pos) if token is not None else Token("$END", "", 0)
     while True:
         try:
             action = actions[state_stack[-1]]["$END"]
@@ -123,9 +134,8 @@ def _run(text: str) -> Node | None:
             return value_stack[-1]  # type: ignore[no-any-return]
 
 
-def _unexpected_token(token: Token, state: Any) -> UnexpectedToken:
-    expected = {s for s in _table().states[state] if s.isupper()}
-    return UnexpectedToken(token, expected, state=None, interactive_parser=None)  # type: ignore[arg-type]
+def _unexpected_token(token: Token, state: Any) -> Unexpected:
+    return Unexpected(token, {s for s in _table().states[state] if s.isupper()})
 
 
 _OPERAND_START = {"IDENT", "NUMBER", "STRING", "TRUE", "FALSE", "LPAR", "PLUS", "MINUS"}
@@ -180,7 +190,7 @@ def too_long(length: int) -> Diagnostic:
                                                 "use fewer, shorter IN lists")
 
 
-def _replay(text: str, start: int, exc: UnexpectedToken) -> tuple[set[str], Token | None]:
+def _replay(text: str, start: int, exc: Unexpected) -> tuple[set[str], Token | None]:
     """The terminals that can follow the text before the error, and the token before it.
 
     By the time lark raises, it has already reduced on the offending token (AND is no longer
@@ -200,13 +210,13 @@ def _replay(text: str, start: int, exc: UnexpectedToken) -> tuple[set[str], Toke
             kind = tok.type
             while True:
                 action, arg = states[stack[-1]][kind]
-                if action is Shift:
+                if action is SHIFT:
                     stack.append(arg)
                     break
                 size = len(arg.expansion)
                 if size:
                     del stack[-size:]
-                stack.append(states[stack[-1]][arg.origin.name][1])
+                stack.append(states[stack[-1]][arg.origin][1])
     except (KeyError, SelectorError):  # pragma: no cover - the prefix parsed once already; fall back
         return set(exc.expected), prev
     return {t for t in states[stack[-1]] if t.isupper() and _shifts(states, end_state, stack, t)}, prev
@@ -225,7 +235,7 @@ def _shifts(states: Any, end_state: Any, stack: list[Any], terminal: str) -> boo
         if entry is None:
             return False
         action, arg = entry
-        if action is Shift:
+        if action is SHIFT:
             return True
         size = len(arg.expansion)
         from_pushed = min(size, len(pushed))
@@ -233,14 +243,31 @@ def _shifts(states: Any, end_state: Any, stack: list[Any], terminal: str) -> boo
             del pushed[-from_pushed:]
         height -= size - from_pushed
         below = pushed[-1] if pushed else stack[height - 1]
-        state = states[below][arg.origin.name][1]
+        state = states[below][arg.origin][1]
         pushed.append(state)
         if terminal == "$END" and state == end_state:
             return True
 
 
+SHIFT, REDUCE = "shift", "reduce"  # the actions of a table's states (lark's Shift and Reduce)
+
+
+class RuleData(NamedTuple):
+    """A rule of the grammar as lark compiles it (lark's Rule and RuleOptions, hashable, without lark)."""
+
+    origin: str
+    expansion: tuple[tuple[str, bool, bool], ...]  # each symbol: name, is a terminal, filtered out of the children
+    order: int
+    alias: str | None
+    keep_all_tokens: bool
+    expand1: bool  # ``?rule``: a single child stands for the rule
+    priority: Any
+    template_source: Any
+    empty_indices: tuple[Any, ...]
+
+
 class _Tables(NamedTuple):
-    states: Any  # lark's: state -> terminal or rule name -> (Shift or Reduce, state or rule)
+    states: Any  # state -> terminal or rule name -> (SHIFT, next state) or (REDUCE, RuleData)
     start_state: Any
     end_state: Any
     actions: dict[Any, dict[str, Any]]  # the same, compiled for _run
@@ -256,14 +283,25 @@ def _table() -> _Tables:
 
 
 def built_table() -> _Tables:
-    """The table as lark builds it from grammar.lark."""
+    """The table and callbacks as lark builds them from grammar.lark."""
+    from lark.parsers.lalr_analysis import Shift
+
     conf = _lark().parse_interactive("").parser_state.parse_conf
-    return _compiled(conf.states, conf.start_state, conf.end_state, conf.callbacks)
+    rules = {arg: _from_lark(arg) for row in conf.states.values() for action, arg in row.values() if action is not Shift}
+    states = {state: {name: (SHIFT, arg) if action is Shift else (REDUCE, rules[arg]) for name, (action, arg) in row.items()}
+              for state, row in conf.states.items()}
+    return _compiled(states, conf.start_state, conf.end_state, {rules[rule]: f for rule, f in conf.callbacks.items() if rule in rules})
 
 
-def _compiled(states: Any, start_state: Any, end_state: Any, callbacks: dict[Any, Any]) -> _Tables:
+def _from_lark(rule: Any) -> RuleData:
+    o = rule.options
+    return RuleData(rule.origin.name, tuple((s.name, s.is_term, bool(getattr(s, "filter_out", False))) for s in rule.expansion),
+                    rule.order, rule.alias, o.keep_all_tokens, o.expand1, o.priority, o.template_source, tuple(o.empty_indices))
+
+
+def _compiled(states: Any, start_state: Any, end_state: Any, callbacks: dict[RuleData, Any]) -> _Tables:
     actions = {
-        state: {name: arg if action is Shift else (len(arg.expansion), arg.origin.name, callbacks[arg])
+        state: {name: arg if action is SHIFT else (len(arg.expansion), arg.origin, callbacks[arg])
                 for name, (action, arg) in row.items()}
         for state, row in states.items()
     }
@@ -271,37 +309,75 @@ def _compiled(states: Any, start_state: Any, end_state: Any, callbacks: dict[Any
 
 
 def stored_table() -> _Tables | None:
-    """The table of lalr_table.py, with callbacks made by lark from its rules as ``Lark()`` makes
-    them; None if it was generated from another grammar.lark."""
+    """The table of lalr_table.py, with callbacks made from its rules as ``Lark()`` makes them;
+    None if it was generated from another grammar.lark."""
     from jmsctl.selector.lalr_table import TABLE
 
     data = json.loads(TABLE)
     if data["grammar_sha256"] != grammar_sha256(grammar_text()):
         return None
     rules = [_rule(r) for r in data["rules"]]
-    # Lark(parser="lalr", maybe_placeholders=False): no tree class of ours, no positions, not ambiguous.
-    callbacks = ParseTreeBuilder(rules, Tree, False, False, False).create_callback(Builder())
-    states = {i: {name: (Shift, to) if to >= 0 else (Reduce, rules[-1 - to]) for name, to in row.items()}
+    builder = Builder()
+    callbacks = {rule: _callback(rule, builder) for rule in rules}
+    states = {i: {name: (SHIFT, to) if to >= 0 else (REDUCE, rules[-1 - to]) for name, to in row.items()}
               for i, row in enumerate(data["states"])}
     return _compiled(states, data["start"], data["end"], callbacks)
 
 
-def _rule(data: dict[str, Any]) -> Rule:
-    expansion = [Terminal(name, filter_out=filter_out) if is_term else NonTerminal(name) for name, is_term, filter_out in data["expansion"]]
+class _Tree(NamedTuple):
+    """A rule without a Builder method (lark's Tree): only the inlined ``_rule``s, whose children
+    their parent takes in their place."""
+
+    data: str
+    children: list[Any]
+
+
+def _callback(rule: RuleData, builder: Builder) -> Callable[[list[Any]], Any]:
+    """What lark's ParseTreeBuilder(rules, Tree, propagate_positions=False, ambiguous=False,
+    maybe_placeholders=False).create_callback(builder) gives for ``rule`` (lark/parse_tree_builder.py:
+    the Builder method of its alias or name, else a tree; a single child for a ``?rule``; the children
+    filtered (tokens filtered out) and ``_rule``s' children inlined). tests/test_parse_table.py parses
+    every corpus selector with these and with lark's and compares."""
+    name = rule.alias or rule.template_source or rule.origin
+    method = getattr(builder, name, None)
+    f: Callable[[list[Any]], Any] = method if method is not None else (lambda children: _Tree(name, children))
+    if rule.expand1 and not rule.alias:
+        make = f
+        f = lambda children: children[0] if len(children) == 1 else make(children)  # noqa: E731
+    include = [(i, not is_term and symbol.startswith("_")) for i, (symbol, is_term, filter_out) in enumerate(rule.expansion)
+               if rule.keep_all_tokens or not (is_term and filter_out)]
+    if len(include) < len(rule.expansion) or any(expand for _, expand in include):
+        build = f
+
+        def f(children: list[Any]) -> Any:  # lark's ChildFilterLALR_NoPlaceholders
+            filtered: list[Any] = []
+            for i, expand in include:
+                if not expand:
+                    filtered.append(children[i])
+                elif filtered:
+                    filtered += children[i].children
+                else:
+                    filtered = children[i].children
+            return build(filtered)
+
+    return f
+
+
+def _rule(data: dict[str, Any]) -> RuleData:
     o = data["options"]
-    options = RuleOptions(o["keep_all_tokens"], o["expand1"], o["priority"], o["template_source"], tuple(o["empty_indices"]))
-    return Rule(NonTerminal(data["origin"]), expansion, data["order"], data["alias"], options)
+    return RuleData(data["origin"], tuple((name, is_term, filter_out) for name, is_term, filter_out in data["expansion"]),
+                    data["order"], data["alias"], o["keep_all_tokens"], o["expand1"], o["priority"], o["template_source"],
+                    tuple(o["empty_indices"]))
 
 
-def _rule_data(rule: Rule) -> dict[str, Any]:
-    o = rule.options
+def _rule_data(rule: RuleData) -> dict[str, Any]:
     return {
-        "origin": rule.origin.name,
-        "expansion": [[s.name, s.is_term, bool(getattr(s, "filter_out", False))] for s in rule.expansion],
+        "origin": rule.origin,
+        "expansion": [list(symbol) for symbol in rule.expansion],
         "order": rule.order,
         "alias": rule.alias,
-        "options": {"keep_all_tokens": o.keep_all_tokens, "expand1": o.expand1, "priority": o.priority,
-                    "template_source": o.template_source, "empty_indices": list(o.empty_indices)},
+        "options": {"keep_all_tokens": rule.keep_all_tokens, "expand1": rule.expand1, "priority": rule.priority,
+                    "template_source": rule.template_source, "empty_indices": list(rule.empty_indices)},
     }
 
 
@@ -315,7 +391,7 @@ def table_json(tables: _Tables) -> str:
     for state in order:  # grows while it is walked
         for name in sorted(states[state]):
             action, arg = states[state][name]
-            if action is Shift and arg not in number:
+            if action is SHIFT and arg not in number:
                 number[arg] = len(order)
                 order.append(arg)
     if tables.end_state not in number:
@@ -323,10 +399,10 @@ def table_json(tables: _Tables) -> str:
         order.append(tables.end_state)
     if len(order) != len(states):
         raise ValueError(f"{len(states) - len(order)} states cannot be reached from the start state")
-    rules = sorted({arg for row in states.values() for action, arg in row.values() if action is not Shift},
+    rules = sorted({arg for row in states.values() for action, arg in row.values() if action is not SHIFT},
                    key=lambda r: json.dumps(_rule_data(r), sort_keys=True))
     index = {rule: i for i, rule in enumerate(rules)}
-    rows = [{name: number[arg] if action is Shift else -1 - index[arg] for name, (action, arg) in sorted(states[s].items())}
+    rows = [{name: number[arg] if action is SHIFT else -1 - index[arg] for name, (action, arg) in sorted(states[s].items())}
             for s in order]
     lines = [
         "{",
@@ -341,7 +417,7 @@ def table_json(tables: _Tables) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _unexpected(text: str, exc: UnexpectedToken) -> Diagnostic:
+def _unexpected(text: str, exc: Unexpected) -> Diagnostic:
     tok: Token = exc.token
     at_end = tok.type == "$END"
     start = len(text) if at_end else (tok.start_pos or 0)

@@ -45,16 +45,22 @@ class IdentifierRegex:
 
     On an ASCII text the ASCII regex gives exactly the full regex's results: a character class is
     only ever tested on characters of the text, and on ASCII characters the two sets of classes
-    agree. The regex from the whole tables is compiled the first time a text needs it.
+    agree. Each regex is compiled the first time a text needs it (most are never needed in a short run).
     """
 
-    __slots__ = ("_build", "_flags", "_unicode", "ascii")
+    __slots__ = ("_ascii", "_build", "_flags", "_unicode")
 
     def __init__(self, build: Callable[[str, str], str], flags: int = 0) -> None:
         self._build = build
         self._flags = flags
-        self.ascii = re.compile(build(*ASCII_CLASSES), flags)
+        self._ascii: re.Pattern[str] | None = None
         self._unicode: re.Pattern[str] | None = None
+
+    @property
+    def ascii(self) -> re.Pattern[str]:
+        if self._ascii is None:
+            self._ascii = re.compile(self._build(*ASCII_CLASSES), self._flags)
+        return self._ascii
 
     def for_text(self, text: str) -> re.Pattern[str]:
         """The regex to run on ``text`` (at any position of it)."""

@@ -281,7 +281,7 @@ def _write_explained(messages: Iterable[Message], stream: Any, text: str, dialec
 
 
 def _explained(m: Message, text: str, dialect: str) -> str:
-    from jmsctl.cli.commands.filter import _printable
+    from jmsctl.cli.commands.filter_run import _printable
     from jmsctl.selector.explainer import explain
     from jmsctl.selector.why import deciding
 
@@ -463,7 +463,7 @@ def watch(
 
     Example: jmsctl watch stomp://127.0.0.1:61613 prices --format ndjson
     """
-    from jmsctl.cli.commands.filter import pretty
+    from jmsctl.cli.commands.filter_run import pretty
 
     options = _options(timeout, classpath)
     n = 0

@@ -11,20 +11,21 @@ import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import orjson
 import typer
-from rich.console import Console
 
 from jmsctl import selector as sel
 from jmsctl.analysis.encoded import GUARD_SECONDS
 from jmsctl.cli.complete import names_for_selector
 from jmsctl.cli.errors import fail
 from jmsctl.cli.options import DIALECT_HELP, Dialect
-from jmsctl.cli.render import Format, Source, concise, console, diagnostic_json, github, print_full
+from jmsctl.cli.render import Format, Source, concise, console, diagnostic_json, github, plain_output, print_full
 from jmsctl.diagnostics import Diagnostic
-from jmsctl.messages.loader import InputError, opened
+
+if TYPE_CHECKING:  # rich is loaded only to print through it: "1 selector checked" on a pipe does not need it
+    from rich.console import Console
 
 
 def _from_lines(name: str, text: str) -> list[Source]:
@@ -38,6 +39,8 @@ def _from_lines(name: str, text: str) -> list[Source]:
 
 def _read(path: str) -> str:
     """A file or stdin ('-') as UTF-8 text; stdin is decoded as strictly as a file, whatever the locale."""
+    from jmsctl.messages.loader import InputError, opened
+
     name = "<stdin>" if path == "-" else path
     try:
         if path != "-":
@@ -152,7 +155,7 @@ def carried_lint(like: list[str], properties: list[str], dialect: str, then: Lin
 
 def _report(sources: list[Source], fmt: Format, strict: bool, dialect: str = "jakarta", lint: Lint | None = None) -> int:
     """Write the diagnostics; the text formats stream them, selector by selector (``| head`` sees them at once)."""
-    con = pipe_aware(console())
+    con: Console | None = None  # made for the first line that rich prints (a plain summary needs none)
     json_results: list[dict[str, Any]] = []
     invalid = warnings = 0
     for src in sources:
@@ -165,7 +168,8 @@ def _report(sources: list[Source], fmt: Format, strict: bool, dialect: str = "ja
         if fmt is Format.json:
             json_results.append({"source": src.name, "line": src.first_line, "selector": src.text, "valid": not bad,
                                  "diagnostics": [diagnostic_json(src, d) for d in found]})
-        elif fmt is Format.full:
+        elif fmt is Format.full and found:
+            con = con or pipe_aware(console())
             print_full(con, src, found)
         elif fmt is Format.github:
             for d in found:
@@ -177,7 +181,10 @@ def _report(sources: list[Source], fmt: Format, strict: bool, dialect: str = "ja
     if fmt is Format.json:
         summary = {"checked": checked, "valid": checked - invalid, "invalid": invalid, "warnings": warnings}
         write_json({"selectors": json_results, "summary": summary})
+    elif fmt is Format.full and con is None and plain_output():
+        sys.stdout.write(summary_line(checked, invalid, warnings) + "\n")  # what rich prints there, without loading it
     elif fmt is Format.full:
+        con = con or pipe_aware(console())
         con.print(summary_line(checked, invalid, warnings), markup=False, style="bold red" if invalid else "bold green")
     elif fmt is Format.github:
         # A notice in the log (and the annotations list): the run's outcome in one line, as full's last line.

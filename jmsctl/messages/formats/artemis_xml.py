@@ -30,7 +30,6 @@ from xml.parsers import expat
 
 from jmsctl.messages.decode import RecordError
 from jmsctl.messages.formats import Format, ReadOptions
-from jmsctl.messages.formats import artemis_xml_scan as scan
 from jmsctl.messages.formats.artemis_xml_build import (  # noqa: F401 - the build stage's names, read here and by users of this module
     BODY_TYPES,
     HEADER_PROPERTIES,
@@ -302,6 +301,8 @@ def read(stream: IO[bytes], name: str, max_record_size: int = 16 * 1024 * 1024, 
     required value's texts comes as ``UNREAD``, its values neither decoded nor typed."""
     if names is None:
         return _Reader(stream, name, max_record_size, fast).records()
+    from jmsctl.messages.formats import artemis_xml_scan as scan  # its patterns take a while to compile: not for a sniff
+
     groups = needles(required)
     unread = scan.unread_test(groups, max_record_size) if groups else None
     return _Reader(stream, name, max_record_size, fast, raw_names(names), unread).records()
@@ -426,6 +427,8 @@ class _Reader:
         """Messages from ``buf`` while the scanner's patterns take them; returns at the first they do
         not, with ``buf``, ``line`` and ``column`` at that message's ``<``. The scanner reads bytes:
         what it matches is ASCII but for the values, which ``parts`` decodes."""
+        from jmsctl.messages.formats import artemis_xml_scan as scan
+
         buf, line, column = self.buf, self.line, self.column
         p, exporter, full, parts, lines = self.p, scan.EXPORTER.match, scan.MESSAGE.match, scan.parts, scan.lines
         export = p.root == EXPORT_ROOT
