@@ -364,7 +364,7 @@ def test_profile_pane_profiles_the_selection(orders: str) -> None:
             for location in locations:
                 profiler.add_record(by_location[location])
             profile = profiler.result()
-            assert f"the selection: {counts.true:,} messages" in shown
+            assert f"the selection: {counts.true:,} messages" in shown  # all of them profiled (under PROFILE_LIMIT)
             assert f"read {profile.read:,}, profiled {profile.messages:,}, rejected 0" in shown
             weight = next(p for p in profile.properties if p.name == "weight")
             assert weight.absent == 0 and "weight" in shown  # every car over 2500 has a weight

@@ -131,7 +131,8 @@ class ViewApp(App[str | None]):
         self.unknown: list[int] | None = None
         self.names: list[str] = []
         self._shown: tuple[Any, ...] = ()
-        self._status_line = ""  # what the active pane shows (_update_panes)
+        self._status_line = ""
+        self.invalid = False  # the selector line holds an invalid selector (the list shows the last valid one)  # what the active pane shows (_update_panes)
         self._pending: deque[tuple[int, Step]] = deque()  # the narrowing's steps, from its thread
 
     # ----- layout -----
@@ -212,8 +213,10 @@ class ViewApp(App[str | None]):
             self.generation += 1  # a narrowing still running is for a text no longer there
             self.workers.cancel_group(self, "narrow")
             self.narrowing = False
-            self._status(invalid=True)
+            self.invalid = True
+            self._status()
             return
+        self.invalid = False
         self.valid_text = text
         self._start_narrowing(text)
         self._update_panes()
@@ -305,10 +308,10 @@ class ViewApp(App[str | None]):
 
     # ----- status line -----
 
-    def _status(self, invalid: bool = False) -> None:
+    def _status(self) -> None:
         parts: list[str] = []
         total = len(self.dump.ids())
-        if invalid:
+        if self.invalid:
             parts.append("invalid selector: the list shows the last valid one")
         if self.counts is None or not self.valid_text.strip():
             state = "" if self.dump.complete else " (indexing…)"
@@ -372,7 +375,7 @@ class ViewApp(App[str | None]):
             if i % 500 == 0 and (worker.is_cancelled or generation != self.generation):
                 return
             profiler.add_record(self.dump.record(rid))
-        of = f"the selection: {len(ids):,} messages" + (f" (the first {len(ids):,} of {total:,})" if total > len(ids) else "")
+        of = f"the selection: {total:,} message{'s' if total != 1 else ''}" + (f" (profiled: the first {len(ids):,})" if total > len(ids) else "")
         result = profiler.result()
         if not worker.is_cancelled and generation == self.generation:
             self.call_from_thread(lambda: self.main.query_one("#profile-body", Static).update(profile_pane(result, of)))
