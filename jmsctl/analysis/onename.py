@@ -226,11 +226,10 @@ def decide(asts: Sequence[n.Node | None], judge: Callable[[Message], bool | None
     accepts), or (True, None) when it accepts none, i.e. the claim is proved. (False, None) when the
     selectors are not of that form, or ``judge`` said None (a message it could not judge) for one."""
     found = {name_of(a) for a in asts if a is not None and any(isinstance(x, n.Identifier) for x in n.walk(a))}
-    if len(found) != 1 or None in found:
+    if len(found) > 1 or None in found:
         return False, None
-    name = found.pop()
-    assert name is not None
-    candidates = messages(name, literals(asts), absent_last=present)
+    name = found.pop() if found else None
+    candidates = messages(name, literals(asts), absent_last=present) if name is not None else iter([Message({}, {})])  # constants
     if candidates is None:
         return False, None
     undecided = False

@@ -14,8 +14,9 @@ whose engine verdicts differ from the solver's model raises ``WitnessRejected``:
 the encoding, never an answer.
 
 The ``jakarta`` and ``ibm`` readings are encoded exactly (smt.py). The broker dialects
-(``activemq``, ``artemis``) are not: for them a witness is looked for by the portability lint's
-bounded search and evaluated by the broker evaluator; without one the answer is ``Unknown``.
+(``activemq``, ``artemis``) are not: their questions on one property compared with numbers are
+decided on onename.py's messages by the broker evaluator; others get a witness from the
+portability lint's bounded search, evaluated by the broker evaluator, or ``Unknown``.
 
 The solver's budget is ``rlimit``, z3's resource units (budget.py): the same question gets the same
 answer at any load. ``timeout`` (seconds) is only an outer guard; an ``Unknown`` it caused says so.
@@ -25,8 +26,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import random
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -46,7 +45,7 @@ from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.messages.model import Message
 from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
-from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, INT, LONG, STRING, TypedValue, tri_name
+from jmsctl.values import BOOLEAN, TypedValue, tri_name
 
 DEFAULT_TIMEOUT = 60.0  # seconds per question: only the outer wall-clock guard (the budget is DEFAULT_RLIMIT)
 # Terms (AST nodes) the encoder takes: real selectors have tens; building the z3 terms of a generated
@@ -257,7 +256,7 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
     each = [dialect] * len(texts) if isinstance(dialect, str) else list(dialect)
     prepared = [_prepared(t, d) for t, d in zip(texts, each, strict=True)]
     encoded = all(d in ENCODED for d in each)
-    if encoded and domain is smt.ANY:  # one name compared with numbers: a few messages decide exactly (onename.py)
+    if domain is smt.ANY and all(_exactly(p) for p in prepared):  # one name compared with numbers: a few messages decide (onename.py)
         exact = _exact(prepared, confirmed, found, claim)
         if exact is not None:
             return exact
@@ -292,7 +291,9 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
     if verdicts != expected or not confirmed(verdicts):
         raise WitnessRejected(f"the engine's verdicts {verdicts} on {orjson.dumps(doc).decode()} are not the solver's {expected} "
                               f"for {list(texts)!r} ({each})")
-    plain = _plain_strings(values)
+    from jmsctl.analysis.witness import plain_strings
+
+    plain = plain_strings(values)
     if plain is not None:  # the same verdicts with plain letters for the solver's NULs and unassigned characters
         plain_message, plain_doc = _message(plain)
         if tuple(_engine_verdict(t, d, plain_message) for t, d in zip(texts, each, strict=True)) == verdicts:
@@ -300,22 +301,14 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
     return Witness(found, doc, verdicts, tuple(texts))
 
 
-_ODD = frozenset(("Cc", "Cf", "Cn", "Co", "Cs", "Zl", "Zp", "Zs", "Mn", "Me"))  # controls, unassigned, invisible
-
-
-def _plain_strings(values: dict[str, TypedValue | None]) -> dict[str, TypedValue | None] | None:
-    """The values with each odd character of a String (a NUL, an unassigned code point: where any
-    character would do, z3 picks one a person cannot read) made a plain letter; None if none is odd."""
-    import unicodedata
-
-    out = dict(values)
-    changed = False
-    for name, v in values.items():
-        if v is not None and v[0] is STRING and name != "JMSDeliveryMode":
-            text = "".join("a" if unicodedata.category(c) in _ODD and c != " " else c for c in v[1])
-            if text != v[1]:
-                out[name], changed = (STRING, text), True
-    return out if changed else None
+def _exactly(p: _Prepared) -> bool:
+    """Whether onename.py's few messages hold every verdict of the selector in its dialect: always in
+    the encoded readings; in a broker's, when no String is read as a number (STOMP's prefix) and
+    every name is a plain property (the engine reads JMS* names from message fields and headers)."""
+    if p.dialect in ENCODED:
+        return True
+    d = dialects.get(p.dialect)
+    return d.for_selector(p.text) is d and not any(name.startswith("JMS") for name in p.names)
 
 
 def _exact(prepared: Sequence[_Prepared], confirmed: Callable[[Sequence[str]], bool], found: str, claim: str) -> Answer | None:
@@ -337,7 +330,7 @@ def _exact(prepared: Sequence[_Prepared], confirmed: Callable[[Sequence[str]], b
             return Proof(claim)
         doc = _doc(message)
         return Witness(found, doc, _verdicts(compiled, read_witness(doc)), tuple(p.text for p in prepared))
-    if claim in ("never", "disjoint"):  # TRUE of all of them at once: the conjuncts of every AND together
+    if claim in ("never", "disjoint") and all(p.dialect in ENCODED for p in prepared):  # TRUE of all at once: every AND's parts
         conjuncts = [c for p in prepared if p.ast is not None for c in (n.chain(p.ast) if isinstance(p.ast, n.And) else [p.ast])]
         if onename.never_by_name(conjuncts, functools.partial(_all_true, prepared[0].dialect)):
             return Proof(claim)
@@ -421,7 +414,7 @@ def _probe_alone(p: _Prepared, budget: int | None = None, guard: Budget | None =
 
     messages: Iterator[Message] = (c.message() for c in w.messages(p.text, w.ingredients([p.ast], valid_only=True), budget))
     if guard is not None:  # the deeper search: half of it random messages with wider numbers
-        messages = itertools.chain(itertools.islice(messages, budget // 2), _wide_messages(p, budget // 2))
+        messages = itertools.chain(itertools.islice(messages, budget // 2), w.wide_messages(p.text, p.ast, budget // 2))
     for i, candidate in enumerate(messages):
         if len(p.selects) >= MERGED or (guard is not None and i % 256 == 255 and guard.wall_left() <= 0):
             return
@@ -429,27 +422,6 @@ def _probe_alone(p: _Prepared, budget: int | None = None, guard: Budget | None =
             message = read_witness(_doc(candidate))
             if _verdicts([p.compiled], message)[0] == "TRUE" and message not in p.selects:
                 p.selects.append(message)
-
-
-WIDE = (-100, 100, -1_000_000, 1_000_000)  # numbers past the literals' neighbours (`1.5f - f - 10L > t`: t -100)
-
-
-def _wide_messages(p: _Prepared, count: int) -> Iterator[Message]:
-    """Random messages over the selector's names: each value one of its probe values or, for a
-    property, one of WIDE in each numeric type (seeded by the text: the same messages every run)."""
-    from jmsctl.analysis import witness as w
-
-    ing = w.ingredients([p.ast], valid_only=True)
-    table = w.candidates(ing.names, ing)
-    wide = [(t, float(v) if t in (FLOAT, DOUBLE) else v) for v in WIDE for t in (INT, LONG, FLOAT, DOUBLE)]
-    for name, values in table.items():
-        if name not in w.HEADERS and len(values) > 1:  # not a header, nor a name no message carries
-            values.extend(v for v in wide if name not in smt.FIXED_TYPES or v[0] is smt.FIXED_TYPES[name])
-    rng = random.Random(zlib.crc32(p.text.encode("utf-8", "surrogatepass")))
-    for _ in range(count):
-        chosen = {name: rng.choice(vs) for name, vs in table.items()}
-        yield Message({k: v for k, v in chosen.items() if k in w.HEADERS and v is not w.ABSENT},
-                      {k: v for k, v in chosen.items() if k not in w.HEADERS and v is not w.ABSENT})
 
 
 def _never(p: _Prepared, timeout: float, rlimit: int) -> Answer:

@@ -11,6 +11,7 @@ nodes. The solver (and z3) is imported only then.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 
 from jmsctl import selector as sel
@@ -18,9 +19,11 @@ from jmsctl.analysis import witness as w
 from jmsctl.analysis.encoded import CHECK_RLIMIT, ENCODED, GUARD_SECONDS
 from jmsctl.diagnostics import Diagnostic, Span, warning
 from jmsctl.selector import nodes as n
+from jmsctl.values import DOUBLE
 
 DEFAULT_TIMEOUT = GUARD_SECONDS  # the wall-clock guard per question in check and scan
 PROBES = 48  # messages tried before the solver
+DIAGONAL = 8  # of which messages with every name set, to its first, second, ... value
 MAX_NODES = 2_000  # a larger selector is not given to the solver: building its formula alone would outlast the timeout
 MAX_LENGTH = 20_000  # characters: longer selectors are not even parsed again for it
 
@@ -60,6 +63,11 @@ def _probes(text: str, ast: n.Node) -> Iterator[w.Candidate]:
     """Every name present with the kind its uses expect (an AND of conditions wants them all), then
     the lint's order (absent first, every kind); built only as far as they are read."""
     typed = w.ingredients([ast], ast, valid_only=True)
+    table = w.candidates(typed.names, typed)
+    for k in range(DIAGONAL):  # every name its k-th value of the kind it is used as: `(q * p) / 100 > 25.0 AND c <> 'JPY'`
+        yield w._candidate({name: vs[1 + k % (len(vs) - 1)] if len(vs) > 1 else vs[0] for name, vs in table.items()})
+    yield w._candidate({name: (DOUBLE, math.nan) if name not in w.HEADERS and len(vs) > 1 and vs[1][0].is_numeric else vs[0]  # NaN: `t <> t`
+                        for name, vs in table.items()})
     yield from w.messages(text, typed, PROBES // 2, present=frozenset(typed.names))
     yield from w.messages(text, w.ingredients([ast]), PROBES // 2)
 

@@ -398,3 +398,43 @@ class Readings:
                     found = "nomatch"
             self._verdicts[key] = found
         return found
+
+
+WIDE = (-100, 100, -1_000_000, 1_000_000)  # numbers past the literals' neighbours (`1.5f - f - 10L > t`: t -100)
+
+
+def wide_messages(text: str, ast: n.Node | None, count: int) -> Iterator[Message]:
+    """Random messages over the selector's names: each value one of its probe values or, for a
+    property, one of WIDE in each numeric type its name may have (seeded by the text: the same
+    messages every run). The solver's deeper search, for a selector it gave up on."""
+    ing = ingredients([ast], valid_only=True)
+    table = candidates(ing.names, ing)
+    wide = [(t, float(v) if t in (FLOAT, DOUBLE) else v) for v in WIDE for t in (INT, LONG, FLOAT, DOUBLE)]
+    for name, values in table.items():
+        if name not in HEADERS and len(values) > 1:  # not a header, nor a name no message carries
+            values.extend(v for v in wide if name not in JMSX_TYPES or v[0].java_name == JMSX_TYPES[name])
+    rng = random.Random(zlib.crc32(text.encode("utf-8", "surrogatepass")))
+    for _ in range(count):
+        chosen = {name: rng.choice(vs) for name, vs in table.items()}
+        yield Message({k: v for k, v in chosen.items() if k in HEADERS and v is not ABSENT},
+                      {k: v for k, v in chosen.items() if k not in HEADERS and v is not ABSENT})
+
+
+ODD_CATEGORIES = frozenset(("Cc", "Cf", "Cn", "Co", "Cs", "Zl", "Zp", "Zs", "Mn", "Me"))  # controls, unassigned, invisible
+
+
+def plain_strings(values: dict[str, TypedValue | None]) -> dict[str, TypedValue | None] | None:
+    """The values with each odd character of a String (a NUL, an unassigned code point: where any
+    character would do, z3 picks one a person cannot read) made a plain letter; None if none is odd."""
+    import unicodedata
+
+    out = dict(values)
+    changed = False
+    for name, v in values.items():
+        if v is not None and v[0] is STRING and name != "JMSDeliveryMode":
+            text = "".join("a" if unicodedata.category(c) in ODD_CATEGORIES and c != " " else c for c in v[1])
+            if text != v[1]:
+                out[name], changed = (STRING, text), True
+    return out if changed else None
+
+
