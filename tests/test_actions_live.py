@@ -338,12 +338,14 @@ def test_a_signal_mid_move_loses_and_duplicates_nothing(broker: activemq_broker.
         assert "Traceback" not in err
 
 
-def test_the_broker_killed_mid_move_and_restarted_loses_nothing(broker: activemq_broker.Broker) -> None:
+@pytest.mark.parametrize("transport", ["jms", "stomp"])
+def test_the_broker_killed_mid_move_and_restarted_loses_nothing(broker: activemq_broker.Broker, transport: str) -> None:
     count = 3000
-    fill(broker.jms_url, "crash", count)
-    process = start("move", broker.jms_url, "crash", "crash-dst", "--all", "--yes", "--batch", "20")
+    src, dst = f"crash-{transport}", f"crash-{transport}-dst"
+    fill(broker.jms_url, src, count)
+    process = start("move", broker.stomp_url if transport == "stomp" else broker.jms_url, src, dst, "--all", "--yes", "--batch", "20")
     try:
-        wait_for_some(broker.stomp_url, "crash-dst", process)
+        wait_for_some(broker.stomp_url, dst, process)
         broker.kill()
         _, err = process.communicate(timeout=120)
     finally:
@@ -354,7 +356,7 @@ def test_the_broker_killed_mid_move_and_restarted_loses_nothing(broker: activemq
             broker.wait()
     assert process.returncode == 2, err
     assert "moved in" in err and "Traceback" not in err
-    left, moved = settled(broker.jms_url, "crash", "crash-dst", count)
+    left, moved = settled(broker.jms_url, src, dst, count)
     assert_nothing_lost(left, moved, count)
     assert 0 < len(moved) < count
 
