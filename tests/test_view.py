@@ -418,3 +418,38 @@ def test_a_write_that_fails_leaves_nothing(tmp_path: Path, orders: str) -> None:
     dump = open_dump([orders])
     said, severity = write_selection(dump, list(dump.ids()), str(tmp_path / "missing" / "out.ndjson"), "ndjson")
     assert severity == "error" and "missing" in said and not (tmp_path / "missing").exists()
+
+
+def test_a_watched_topic_grows_the_list_and_the_selection() -> None:
+    """``--watch``: messages appended as they arrive (a stand-in for a transport's watch), the
+    selection made again as they do."""
+    import threading
+
+    from jmsctl.cli.commands.view.index import WatchedDump
+
+    messages = [r.message for r in read_records(str(ROOT / "samples" / "orders-small.ndjson"))]
+    release = threading.Event()
+
+    def watch():
+        yield from messages[:2]
+        release.wait(30)
+        yield from messages[2:]
+
+    async def go() -> None:
+        app = ViewApp(WatchedDump("stomp://127.0.0.1:1 prices", watch), selector="weight > 2500")
+        async with app.run_test(size=(160, 40)) as pilot:
+            for _ in range(200):
+                await pilot.pause(0.05)
+                if app.counts and app.counts.read == 2 and not app.narrowing:
+                    break
+            assert app.counts.read == 2
+            release.set()
+            for _ in range(200):
+                await pilot.pause(0.05)
+                if app.counts.read == len(messages) and not app.narrowing and app.dump.complete:
+                    break
+            counts, locations = expected("weight > 2500", str(ROOT / "samples" / "orders-small.ndjson"))
+            assert (app.counts.read, app.counts.true, app.counts.unknown) == (counts.read, counts.true, counts.unknown)
+            assert len(app.query_one(MessageList).rows) == len(locations)
+
+    run(go())

@@ -24,6 +24,7 @@ def view(
     sources: list[str] = typer.Argument(..., metavar="FILE... | URL QUEUE", help="Message files of any format jmsctl reads (.gz too, '-' stdin), or a broker URL and a queue to browse."),  # noqa: B008
     selector: str = typer.Option("", "--selector", "-s", metavar="SEL", autocompletion=names_for_selector, help="The selector to start with."),
     dialect: Dialect = typer.Option(Dialect.jakarta, "--dialect", help=DIALECT_HELP),  # noqa: B008
+    watch: bool = typer.Option(False, "--watch", help="URL TOPIC: follow the topic, the messages appended as they are published."),
     max_size: int = max_record_size(),
     source_format: Optional[str] = from_format(),  # noqa: UP045
 ) -> None:
@@ -40,7 +41,9 @@ def view(
         from jmsctl.cli.commands.view.app import ViewApp
     except ImportError as exc:
         fail(f"view: needs textual ({exc.name}): pip install 'jmsctl[view]'")
-    dump, reload = _open(sources, max_size, source_format)
+    if watch and not (len(sources) == 2 and "://" in sources[0]):
+        fail("view: --watch needs URL TOPIC")
+    dump, reload = _watch(*sources) if watch else _open(sources, max_size, source_format)
     if stdin_dump:
         _keys_from_terminal()
     result = ViewApp(dump, dialect.value, selector, reload).run()
@@ -70,6 +73,23 @@ def _open(sources: list[str], max_size: int, source_format: str | None) -> tuple
         return open_dump(sources, source_format, max_size), None
     except InputError as exc:
         fail(str(exc))
+
+
+def _watch(url: str, topic: str) -> tuple[Any, Any]:
+    from jmsctl import brokers
+    from jmsctl.cli.commands.view.index import WatchedDump
+
+    options = brokers.Options(classpath=brokers.env_classpath())
+    try:
+        opened = brokers.connect(url, options)  # here: a broker out of reach is one line before the screen
+    except Exception as exc:  # BrokerError and the transports' own: one line
+        fail(str(exc))
+
+    def messages() -> Any:
+        with opened as conn:  # closed when the watch ends
+            yield from conn.watch(topic)
+
+    return WatchedDump(f"{url} {topic}", messages), None
 
 
 def _keys_from_terminal() -> None:

@@ -31,7 +31,7 @@ from textual.worker import get_current_worker
 from jmsctl import selector as sel
 from jmsctl.analysis.profile import Profiler
 from jmsctl.cli.commands.view.complete import NameSuggester, sample_names
-from jmsctl.cli.commands.view.index import Dump, Step
+from jmsctl.cli.commands.view.index import Dump, Step, WatchedDump
 from jmsctl.cli.commands.view.panes import diagnostics_text, explanation_pane, message_pane, profile_pane
 from jmsctl.cli.commands.view.rows import MessageList, Rows
 from jmsctl.cli.commands.view.screens import AskScreen, HelpScreen
@@ -190,9 +190,12 @@ class ViewApp(App[str | None]):
         if not found:  # closing: the widgets are gone before the timers
             return
         ml = found.first()
-        if not self.valid_text.strip() and ml.virtual_size.height != len(self.dump.ids()):
+        known = len(self.dump.ids())
+        if not self.valid_text.strip() and ml.virtual_size.height != known:
             ml.show(Rows(self.dump.ids()))
             self._status()
+        elif isinstance(self.dump, WatchedDump) and self.valid_text.strip() and not self.narrowing and self.counts and self.counts.read != known:
+            self._start_narrowing(self.valid_text)  # messages arrived: the selection again (a loaded list: quick)
         elif self.dump.complete and not self.narrowing and not self.valid_text.strip():
             self._status()
 
@@ -314,7 +317,7 @@ class ViewApp(App[str | None]):
         if self.invalid:
             parts.append("invalid selector: the list shows the last valid one")
         if self.counts is None or not self.valid_text.strip():
-            state = "" if self.dump.complete else " (indexing…)"
+            state = "" if self.dump.complete else " (watching…)" if isinstance(self.dump, WatchedDump) else " (indexing…)"
             parts.append(f"{total:,} messages{state}")
             self.done = 1.0 if self.dump.complete else self.done
         else:

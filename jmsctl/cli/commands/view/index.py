@@ -159,6 +159,30 @@ class LoadedDump(Dump):
         return True
 
 
+class WatchedDump(LoadedDump):
+    """A topic watched (``jmsctl view URL TOPIC --watch``): the messages appended as they arrive, by a
+    thread reading ``messages`` (a transport's ``watch``); the screen sees the list grow."""
+
+    def __init__(self, name: str, messages: Callable[[], Iterator[Message]]) -> None:
+        super().__init__(name, [])
+        self.complete = False
+        self.error: str | None = None
+        self._thread = threading.Thread(target=self._follow, args=(messages,), name="jmsctl-view-watch", daemon=True)
+        self._thread.start()
+
+    def _follow(self, messages: Callable[[], Iterator[Message]]) -> None:
+        try:
+            for i, message in enumerate(messages(), 1):
+                self.records.append(Record(f"{self.name}:{i}", None, message, None))  # list.append: one step, safe across threads
+        except Exception as exc:  # the broker went away: said on the screen, the messages kept
+            self.error = str(exc)
+        finally:
+            self.complete = True
+
+    def ids(self) -> Sequence[int]:
+        return range(len(self.records))
+
+
 def _copy(counts: Counts) -> Counts:
     return Counts(counts.read, counts.true, counts.false, counts.unknown, counts.rejected, counts.selected, counts.skipped)
 
@@ -351,4 +375,4 @@ def open_dump(paths: list[str], fmt: str | None = None, max_size: int = MAX_RECO
     return LoadedDump(", ".join(paths), records)
 
 
-__all__ = ["Dump", "IndexedDump", "LoadedDump", "Step", "open_dump"]
+__all__ = ["Dump", "IndexedDump", "LoadedDump", "Step", "WatchedDump", "open_dump"]
