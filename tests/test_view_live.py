@@ -48,3 +48,25 @@ def test_view_browses_a_queue_and_r_browses_it_again(broker) -> None:
             assert ml.dump.name == f"{broker.stomp_url} {QUEUE}"
 
     asyncio.run(go())
+
+
+def test_view_watch_follows_a_topic(broker) -> None:
+    """--watch: messages published on the topic (raw STOMP SENDs, until the subscription is in place) appear."""
+    import socket
+    import time
+
+    from jmsctl.brokers.stomp import encode_frame
+    from jmsctl.cli.commands.view import _watch
+
+    dump, _ = _watch(broker.stomp_url, "view-prices")
+    deadline = time.monotonic() + 30
+    with socket.create_connection(("127.0.0.1", broker.stomp)) as s:
+        s.sendall(encode_frame("CONNECT", {"accept-version": "1.2", "host": "localhost"}))
+        s.recv(1000)
+        while len(dump.ids()) < 3 and time.monotonic() < deadline:
+            s.sendall(encode_frame("SEND", {"destination": "/topic/view-prices", "kind": "x"}, b"42"))
+            time.sleep(0.3)
+    assert len(dump.ids()) >= 3
+    record = dump.record(0)
+    assert record.location == f"{broker.stomp_url} view-prices:1" and record.message.body == "42"
+    assert record.message.properties["kind"][1] == "x"
