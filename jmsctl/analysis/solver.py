@@ -45,7 +45,7 @@ from jmsctl.exceptions import InvalidSelectorException
 from jmsctl.messages.model import Message
 from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
-from jmsctl.values import BOOLEAN, TypedValue, tri_name
+from jmsctl.values import BOOLEAN, tri_name
 
 DEFAULT_TIMEOUT = 60.0  # seconds per question: only the outer wall-clock guard (the budget is DEFAULT_RLIMIT)
 # Terms (AST nodes) the encoder takes: real selectors have tens; building the z3 terms of a generated
