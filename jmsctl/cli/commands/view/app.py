@@ -24,6 +24,7 @@ from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message as TextualMessage
 from textual.screen import Screen
 from textual.widgets import Footer, Input, ProgressBar, Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
@@ -42,6 +43,10 @@ PLACEHOLDER = "/ to type a selector (empty: every message)"
 FOCUSED_PLACEHOLDER = "type a selector (Escape: back to the list; up/down: history; Right: complete a name)"
 DRAIN_EVERY = 0.05  # seconds between two looks at what the narrowing found
 PROFILE_LIMIT = 20_000  # records profiled at most (the first of the selection): reading each one costs
+
+
+class Found(TextualMessage):
+    """From the narrowing's thread: its first matches are waiting (``_pending``)."""
 
 
 class SelectorInput(Input):
@@ -264,6 +269,8 @@ class ViewApp(App[str | None]):
         def report(step: Step) -> None:  # taken by the screen's next tick (_drain): the filter never waits for it
             if not cancelled():
                 self._pending.append((generation, step))
+                if step.ids and not true_ids:  # the first matches: shown now, not at the next tick
+                    self.post_message(Found())  # post_message is thread-safe
                 true_ids.extend(step.ids)
 
         finished = self.dump.narrow(selector, cancelled, report)
@@ -275,6 +282,9 @@ class ViewApp(App[str | None]):
         unknown = self.dump.unknown_ids(negation, true_ids, cancelled)
         if unknown is not None and not cancelled():
             self.call_from_thread(self._set_unknown, generation, unknown)
+
+    def on_found(self, event: Found) -> None:
+        self._drain()
 
     def _drain(self) -> None:
         """The steps the narrowing reported since the last tick, shown at once."""

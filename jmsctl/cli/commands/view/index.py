@@ -38,6 +38,7 @@ from jmsctl.selector import Selector
 
 READ_SIZE = 4 << 20  # bytes indexed at a time
 CACHE = 512  # records kept decoded (the visible ones and a little more)
+NARROW_CHUNK = 1 << 20  # bytes the fast filter takes at a time (as filter does)
 PROGRESS_EVERY = 0.1  # seconds between the reports of a narrowing that finds nothing
 BLANK_CHECK = 64  # lines shorter than this are checked for white space only (the loader skips those)
 
@@ -345,6 +346,8 @@ class _Watched(RecordReader):
         self.stopped = False
 
     def items(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        if not args:
+            kwargs.setdefault("chunk_size", NARROW_CHUNK)
         inner = super().items(*args, **kwargs)
 
         def watched() -> Iterator[Any]:
