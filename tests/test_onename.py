@@ -140,3 +140,19 @@ def test_broker_dialects_get_proofs_that_hold_for_their_evaluators() -> None:
     answer = solver.equivalent("z = 0", "z < 0", "activemq")  # a double -0.0 is below 0 in the brokers
     assert isinstance(answer, solver.Witness)
     assert isinstance(solver.overlap("JMSExpiration > 5", "JMSExpiration > 7", "activemq"), solver.Witness)  # a header: no shortcut
+
+
+def test_an_aligned_merge_before_the_solver() -> None:
+    """`a > 4 AND b > 7` selects {a 7, b 8} and `a = b` {a 0, b 0}: neither merge is selected by both,
+    but the first with a set to its b (8) is; a JMSX property never takes a value of another type."""
+    solver._PREPARED.clear()
+    pa, pb = solver._prepared("a > 4 AND b > 7", "jakarta"), solver._prepared("a = b", "jakarta")
+    solver._probe_alone(pa)
+    solver._probe_alone(pb)
+    assert solver._merged(pa, pb) is None
+    answer = solver._merged(pa, pb, aligned=True)
+    assert isinstance(answer, solver.Witness) and answer.verdicts == ("TRUE", "TRUE"), answer
+    m = solver.read_witness(answer.message)
+    assert sel.evaluate("a > 4 AND b > 7", m) is True and sel.evaluate("a = b", m) is True
+    answer = solver.overlap("JMSXGroupSeq = t", "NOT f >= t AND n IS NULL OR t LIKE '_b_' OR (JMSXGroupSeq = 'abc')")
+    assert not (isinstance(answer, solver.Witness) and isinstance(answer.message["properties"].get("JMSXGroupSeq"), str)), answer

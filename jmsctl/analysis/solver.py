@@ -211,7 +211,8 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
             found = _merged(pa, pb)  # with the solver's witness
             if found is not None:
                 return found
-    return ask(probes=0)
+    found = _merged(pa, pb, aligned=True)  # last before the solver: a shared name given another of the message's values
+    return found if found is not None else ask(probes=0)
 
 
 def _both_true(v: Sequence[str]) -> bool:
@@ -445,20 +446,29 @@ def _never(p: _Prepared, timeout: float, rlimit: int) -> Answer:
     return answer
 
 
-def _merged(a: _Prepared, b: _Prepared) -> Witness | None:
+def _merged(a: _Prepared, b: _Prepared, aligned: bool = False) -> Witness | None:
     """A message each selects on its own, merged (one's values first, then the other's), selected
-    by both as the engine judges it after the dump format's round trip; None when no merge is."""
+    by both as the engine judges it after the dump format's round trip; None when no merge is.
+    ``aligned``: also each merge with one shared property set to another value the message holds
+    (`n = t` beside a selector whose witness has n 3 and t 5: n 5 or t 3), a bounded few more."""
     compiled = [a.compiled, b.compiled]
+    shared = sorted(a.names & b.names) if aligned else []
     for ma in a.selects:
         for mb in b.selects:
             for first, then in ((ma, mb), (mb, ma)):
                 merged = Message({**then.headers, **first.headers}, {**then.properties, **first.properties})
-                if not _both_true(_verdicts(compiled, merged)):
-                    continue
-                doc = _doc(merged)
-                verdicts = _verdicts(compiled, read_witness(doc))
-                if _both_true(verdicts):
-                    return Witness("overlap", doc, verdicts, (a.text, b.text))
+                variants = [merged] if not aligned else [
+                    Message(merged.headers, {**merged.properties, x: v})
+                    for x in shared if x in merged.properties
+                    for v in dict.fromkeys([*merged.properties.values(), *(m.properties[x] for m in (ma, mb) if x in m.properties)])
+                    if x not in smt.FIXED_TYPES or v[0] is smt.FIXED_TYPES[x]]  # a JMSX property keeps its type (validate)
+                for m in variants:
+                    if not _both_true(_verdicts(compiled, m)):
+                        continue
+                    doc = _doc(m)
+                    verdicts = _verdicts(compiled, read_witness(doc))
+                    if _both_true(verdicts):
+                        return Witness("overlap", doc, verdicts, (a.text, b.text))
     return None
 
 
