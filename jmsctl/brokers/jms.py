@@ -42,6 +42,7 @@ BRIDGE = Path(__file__).parent / "java" / "JmsctlBridge.java"
 BATCH = 512  # lines taken from the bridge per call
 COMMIT_EVERY = 1000  # messages sent per transaction
 REJECTED = "\0rejected "  # JmsctlBridge.REJECTED
+BROWSER_PREFETCH = 4000  # ActiveMQ: messages the broker sends a browser ahead (jms.prefetchPolicy.queueBrowserPrefetch in the URL wins)
 POLL_MILLIS = 200  # the longest a Java call of a browse or watch waits: signals and lost connections are seen between two
 
 
@@ -71,6 +72,10 @@ _TYPE_NAMES = {t: t.name.lower() for t in _SETTERS}
 _MAP_SETTERS = {t: s.replace("Property", "") for t, s in _SETTERS.items()}
 _STREAM_WRITERS = {t: s.replace("set", "write").replace("Property", "") for t, s in _SETTERS.items()}
 
+# A short-lived client: C1 only (no C2 compiler threads competing for the cores while it starts and
+# browses: JVM start and connect 1.4 s instead of 2.6 s under load 17 here), the serial collector.
+JVM_FLAGS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k")
+
 T = TypeVar("T")
 _jvm_lock = threading.Lock()
 _bridges: dict[str, Any] = {}
@@ -91,9 +96,24 @@ def classpath_for(target: Target, extra: tuple[str, ...]) -> list[str]:
     return out
 
 
-def _start_jvm(target: Target, classpath: list[str]) -> Any:
+def _import_jpype() -> Any:
+    """JPype, without the numpy it imports for array support when numpy is installed (0.1 s of an
+    empty browse's 1.3 s here; jmsctl passes no arrays through it). A process that has numpy already
+    keeps it."""
+    blocked = "numpy" not in sys.modules
+    if blocked:
+        sys.modules["numpy"] = None  # type: ignore[assignment]  # import numpy raises ImportError: JPype goes without
     try:
         import jpype  # type: ignore[import-untyped]
+    finally:
+        if blocked and sys.modules.get("numpy", 0) is None:
+            del sys.modules["numpy"]
+    return jpype
+
+
+def _start_jvm(target: Target, classpath: list[str]) -> Any:
+    try:
+        jpype = _import_jpype()
     except ImportError:
         raise BrokerError(f"{target.url}: the JMS transport needs JPype: pip install JPype1 (or use stomp://HOST:PORT)") from None
     with _jvm_lock:
@@ -103,7 +123,7 @@ def _start_jvm(target: Target, classpath: list[str]) -> Any:
                 # commands), instead of its own handler running System.exit from a thread of its own while
                 # the main thread is in a Java call (temp files left, SIGABRT in JPype's exception handling,
                 # JVMNotRunning tracebacks); interrupt=False: JPype installs no ^C handler of its own.
-                jpype.startJVM("-Xrs", classpath=classpath, convertStrings=False, interrupt=False)
+                jpype.startJVM("-Xrs", *JVM_FLAGS, classpath=classpath, convertStrings=False, interrupt=False)
             except Exception as exc:  # JVMNotFoundException (a ValueError), JVMNotSupportedException, OSError ...
                 raise BrokerError(f"{target.url}: cannot start a Java VM: {exc}") from None
             # ActiveMQ's client prints stack traces on System.err where it swallows an exception (its
@@ -248,6 +268,10 @@ class JmsConnection:
         self._browsing: list[tuple[Any, Any]] = []
         try:
             factory = factory_class(user, password, address) if provider is None or provider.user_first else factory_class(address, user, password)
+            if self.dialect == "activemq" and "queueBrowserPrefetch" not in address:
+                # ActiveMQ dispatches a browse BROWSER_PREFETCH messages at a time (its default, 500, left the
+                # client waiting on the broker for half of a 10,000-message browse here; bench/brokers_bench.py)
+                factory.getPrefetchPolicy().setQueueBrowserPrefetch(BROWSER_PREFETCH)
 
             def open_session() -> Any:
                 connection = factory.createConnection() if user is None else factory.createConnection(user, password)
