@@ -6,7 +6,7 @@ the transports alike, so that neither imports the other for them."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -74,6 +74,7 @@ class Options:
     classpath: tuple[str, ...] = ()
     notes: list[str] = field(default_factory=list, compare=False)  # said once on stderr by the caller
     rejected: list[Rejected] = field(default_factory=list, compare=False)  # a browse goes on past them; the caller reports them
+    progress: Callable[[str], None] | None = field(default=None, compare=False)  # said at once (watch: subscribed)
 
 
 @dataclass
@@ -110,6 +111,24 @@ class Connection(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+def destination(target: Target, name: str, default: str = "queue") -> tuple[str, str]:
+    """``(kind, plain name)`` of a destination argument, read the same by every command:
+    ``topic:NAME`` or ``topic://NAME`` a topic, ``queue:NAME`` or ``queue://NAME`` a queue, a plain
+    name ``default``. A comma is refused: OpenWire reads ``a,b`` as two destinations (ActiveMQ's
+    composite destinations: a send goes to both, a browse finds no queue ``a,b``), STOMP as one."""
+    kind, plain = default, name
+    for prefix in ("topic://", "queue://", "topic:", "queue:"):
+        if name.startswith(prefix):
+            kind, plain = prefix.split(":", 1)[0], name[len(prefix):]
+            break
+    if not plain:
+        raise BrokerError(f"{target.url}: no {kind} name in {name!r}")
+    if "," in plain:
+        raise BrokerError(f"{target.url}: {name!r}: a comma in a {kind} name is refused: ActiveMQ's OpenWire client reads "
+                          f"it as several {kind}s (a composite destination), STOMP as one; name each {kind} on its own")
+    return kind, plain
 
 
 def stalled(target: Target, selector: str | None, count: int, seconds: float) -> str:

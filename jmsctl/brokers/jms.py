@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 import orjson
 
-from jmsctl.brokers.interface import BrokerError, BrowseStalled, Options, Rejected, SendReport, Target, stalled
+from jmsctl.brokers.interface import BrokerError, BrowseStalled, Options, Rejected, SendReport, Target, destination, stalled
 from jmsctl.brokers.outgoing import prepare
 from jmsctl.messages.model import BytesValue, Message
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING, to_f32
@@ -314,6 +314,9 @@ class JmsConnection:
             consumer.close()
 
     def browse(self, queue: str, selector: str | None = None) -> Iterator[Message]:
+        kind, queue = destination(self.target, queue)
+        if kind != "queue":
+            raise BrokerError(f"{self.target.url}: a topic cannot be browsed (it keeps no messages): watch it")
         try:
             exists = self.queue_exists(queue)
             if exists is False:
@@ -432,9 +435,10 @@ class JmsConnection:
         asynchronously with one synchronous commit. ``report.sent`` counts committed messages only."""
         session = None
         assert self.connection is not None
+        kind, plain = destination(self.target, queue)
         try:
             session = self.connection.createSession(True, 0)  # Session.SESSION_TRANSACTED
-            producer = session.createProducer(session.createQueue(queue))
+            producer = session.createProducer(session.createTopic(plain) if kind == "topic" else session.createQueue(plain))
             pending = 0
             for message in messages:
                 jms, mode, priority, ttl = self._build(session, message, report)
@@ -517,12 +521,17 @@ class JmsConnection:
     # ----- watch -------------------------------------------------------------------------------
 
     def watch(self, topic: str, selector: str | None = None) -> Iterator[Message]:
+        kind, topic = destination(self.target, topic, "topic")
+        if kind != "topic":
+            raise BrokerError(f"{self.target.url}: watch follows a topic; a queue is browsed")
         try:
-            destination = self.session.createTopic(topic)
+            subscribed = self.session.createTopic(topic)
             # createConsumer(Destination, None) is ambiguous to JPype (a String or a MessageListener)
-            consumer = self.session.createConsumer(destination) if selector is None else self.session.createConsumer(destination, selector)
+            consumer = self.session.createConsumer(subscribed) if selector is None else self.session.createConsumer(subscribed, selector)
         except self._error as exc:
             raise self.failed(exc) from None
+        if self.options.progress is not None:  # createConsumer returns once the broker has the subscription
+            self.options.progress(f"subscribed to topic {topic}: messages published from now on")
         try:
             while True:
                 try:

@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from jmsctl.brokers.interface import BrokerError, BrowseStalled, Options, SendReport, Target, stalled
+from jmsctl.brokers.interface import BrokerError, BrowseStalled, Options, SendReport, Target, destination, stalled
 from jmsctl.brokers.outgoing import STOMP_HEADERS, prepare
 from jmsctl.messages.model import Message
 from jmsctl.values import STRING
@@ -177,10 +177,12 @@ class StompConnection:
         except OSError as exc:
             raise BrokerError(f"{self.target.url}: connection lost: {exc.strerror or exc}") from None
 
-    def _subscribe(self, destination: str, selector: str | None, browser: bool) -> str:
+    def _subscribe(self, where: str, selector: str | None, browser: bool, receipt: bool = False) -> str:
         self._ids += 1
         sid = str(self._ids)
-        headers = {"id": sid, "destination": destination, "ack": "auto"}
+        headers = {"id": sid, "destination": where, "ack": "auto"}
+        if receipt:
+            headers["receipt"] = f"subscribed-{sid}"
         if browser:
             headers["browser"] = "true"
         if selector is not None:
@@ -191,6 +193,9 @@ class StompConnection:
     # ----- browse, watch, send -----------------------------------------------------------------
 
     def browse(self, queue: str, selector: str | None = None) -> Iterator[Message]:
+        kind, queue = destination(self.target, queue)
+        if kind != "queue":
+            raise BrokerError(f"{self.target.url}: a topic cannot be browsed (it keeps no messages): watch it")
         sid = self._subscribe(f"/queue/{queue}", selector, browser=True)
         count = 0
         subscribed = True
@@ -217,12 +222,18 @@ class StompConnection:
                                       "that creates queues on demand has created it (the JMS transport asks first)")
 
     def watch(self, topic: str, selector: str | None = None) -> Iterator[Message]:
-        sid = self._subscribe(f"/topic/{topic}", selector, browser=False)
+        kind, topic = destination(self.target, topic, "topic")
+        if kind != "topic":
+            raise BrokerError(f"{self.target.url}: watch follows a topic; a queue is browsed")
+        sid = self._subscribe(f"/topic/{topic}", selector, browser=False, receipt=True)
         while True:
             frame = self.read(None, "watch")
             if frame.command == "ERROR":
                 raise BrokerError(f"{self.target.url}: {_error_text(frame)}")
-            if frame.command == "MESSAGE" and frame.headers.get("subscription", sid) == sid:
+            if frame.command == "RECEIPT" and frame.headers.get("receipt-id") == f"subscribed-{sid}":
+                if self.options.progress is not None:  # the broker has the subscription
+                    self.options.progress(f"subscribed to topic {topic}: messages published from now on")
+            elif frame.command == "MESSAGE" and frame.headers.get("subscription", sid) == sid:
                 yield message_of(frame)
 
     def send(self, queue: str, messages: Iterable[Message], report: SendReport) -> None:
@@ -249,7 +260,8 @@ class StompConnection:
         """One SEND frame; what STOMP cannot carry counted in ``report``."""
         out = prepare(message, True, report.lost)
         h = out.message.headers
-        headers = {"destination": f"/queue/{queue}"}
+        kind, plain = destination(self.target, queue)
+        headers = {"destination": f"/{kind}/{plain}"}
         if "JMSType" in h:
             headers["type"] = h["JMSType"]
         if "JMSCorrelationID" in h:

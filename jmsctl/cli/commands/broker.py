@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import dataclasses
 import functools
 import os
 import sys
@@ -149,6 +150,7 @@ def browse(
 
     Example: jmsctl browse stomp://127.0.0.1:61613 orders --selector "weight > 2500" -o heavy.ndjson
     """
+    _named(url, queue, "queue")
     if compare_ and selector is None:
         fail("--compare needs --selector (the broker's selection is what is compared)")
     if compare_:
@@ -334,7 +336,7 @@ def _compare(url: str, queue: str, selector: str, dialect: str | None, options: 
 @ends_process
 def send(
     url: str = typer.Argument(..., metavar="URL", help=URL_HELP),
-    queue: str = typer.Argument(..., metavar="QUEUE", help="The queue's plain name (orders)."),
+    queue: str = typer.Argument(..., metavar="QUEUE", help="The queue's plain name (orders); topic:NAME publishes to a topic."),
     files: list[str] = typer.Argument(..., metavar="FILE...", help="Message dumps of any format jmsctl reads ('-' is stdin)."),  # noqa: B008
     source_format: Optional[str] = from_format(),  # noqa: UP045
     dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be sent (NDJSON; source.time_to_live) and send nothing."),
@@ -352,6 +354,7 @@ def send(
 
     Example: jmsctl send stomp://127.0.0.1:61613 orders samples/orders.ndjson
     """
+    _named(url, queue, "queue")
     with cleanup.stopping():
         try:
             messages = _read_all(files, source_format, max_size)
@@ -391,6 +394,22 @@ def _send(url: str, queue: str, messages: list[Message], dry_run: bool, timeout:
     _lost(report)
     verb = "would send" if dry_run else "sent"
     sys.stderr.write(f"{verb} {report.sent} message{'s' if report.sent != 1 else ''} to {queue}\n")
+
+
+def _named(url: str, name: str, default: str) -> None:
+    """A destination argument checked before anything is read or sent (a comma; no name): exit 2."""
+    from jmsctl.brokers.interface import destination
+
+    try:
+        destination(brokers.parse_url(url), name, default)
+    except brokers.BrokerError as exc:
+        fail(str(exc))
+
+
+def _said(text: str) -> None:
+    """What a watch says at once on stderr (subscribed: from now on, messages are printed)."""
+    sys.stderr.write(f"jmsctl watch: {text}\n")
+    sys.stderr.flush()
 
 
 def _lost(report: brokers.SendReport) -> None:
@@ -449,7 +468,7 @@ class WatchFormat(str, Enum):
 @ends_process
 def watch(
     url: str = typer.Argument(..., metavar="URL", help=URL_HELP),
-    topic: str = typer.Argument(..., metavar="TOPIC", help="The topic's plain name."),
+    topic: str = typer.Argument(..., metavar="TOPIC", help="The topic's plain name (topic:NAME reads the same)."),
     selector: Optional[str] = typer.Option(None, "--selector", "-s", metavar="SEL", help="Applied by the broker."),  # noqa: UP045
     output_format: WatchFormat = typer.Option(WatchFormat.pretty, "--format", help="pretty (readable blocks) or ndjson."),  # noqa: B008
     timeout: float = _timeout(),
@@ -465,7 +484,8 @@ def watch(
     """
     from jmsctl.cli.commands.filter_run import pretty
 
-    options = _options(timeout, classpath)
+    _named(url, topic, "topic")
+    options = dataclasses.replace(_options(timeout, classpath), progress=_said)
     n = 0
     try:
         with cleanup.stopping(), brokers.connect(url, options) as conn:
