@@ -63,9 +63,9 @@ async def settle(app: ViewApp, pilot) -> None:
     for _ in range(500):
         await app.workers.wait_for_complete()
         await pilot.pause(0.02)
-        if not app.narrowing and not app._pending and not app.workers:
+        if not app.narrowing and not app._pending and not app.workers and app.dump.complete:
             break
-    await pilot.pause()
+    await pilot.pause(0.25)  # the index poll (every 0.2 s) has seen the whole index
 
 
 async def type_text(pilot, text: str) -> None:

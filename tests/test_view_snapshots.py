@@ -24,9 +24,9 @@ async def settled(pilot) -> None:
     for _ in range(500):
         await app.workers.wait_for_complete()
         await pilot.pause(0.02)
-        if not app.narrowing and not app._pending:
+        if not app.narrowing and not app._pending and app.dump.complete:
             break
-    await pilot.pause()
+    await pilot.pause(0.3)  # the index poll (every 0.2 s) has said the index is complete
 
 
 def app_on(selector: str = "") -> ViewApp:
