@@ -1,7 +1,10 @@
-"""Shared test settings: hypothesis profiles (ci is the default; JMSCTL_FUZZ=long for long runs)."""
+"""Shared test settings: hypothesis profiles (ci is the default; JMSCTL_FUZZ=long for long runs), the one
+live broker and the one Spark session of the test run, and the ``slow`` marker of the quick subset
+(``python -m pytest -m "not slow"``, README "Tests and corpora")."""
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -17,8 +20,28 @@ settings.load_profile(os.environ.get("JMSCTL_FUZZ", "ci"))
 JVM_IN_PROCESS = ("test_brokers_live.py", "test_brokers_hardened.py")
 
 
+# The quick subset for development, ``python -m pytest -m "not slow"``: what starts a JVM, a broker, a
+# shell or a benchmark, and the longest tests of the other modules (from ``--durations``), are marked
+# ``slow`` here. CI runs everything (``python -m pytest``).
+SLOW_MODULES = frozenset({
+    "test_actions_live.py", "test_activemq_differential.py", "test_artemis_bench_smoke.py", "test_artemis_xml_differential.py",
+    "test_bench_smoke.py", "test_brokers_hardened.py", "test_brokers_live.py", "test_completion.py", "test_filter_bench_smoke.py",
+    "test_identifiers_java.py", "test_parallel_jvm.py", "test_profile_bench_smoke.py", "test_scan_memory.py", "test_spark.py",
+    "test_spark_artemis_xml.py", "test_spark_cluster.py", "test_spark_dialects.py", "test_spark_filter_options.py",
+    "test_spark_parity.py", "test_spark_profile.py", "test_view.py",
+})
+SLOW_TESTS: tuple[str, ...] = ()  # node ids (a prefix: every parameter of a test) of the slowest tests elsewhere
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: left out of the quick subset (pytest -m 'not slow'); CI runs every test")
+
+
 def pytest_collection_modifyitems(items: list) -> None:
     items.sort(key=lambda item: item.path.name in JVM_IN_PROCESS)  # stable: the order is kept otherwise
+    for item in items:
+        if item.path.name in SLOW_MODULES or item.nodeid.split("/")[-1].startswith(SLOW_TESTS):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
@@ -35,3 +58,12 @@ def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         yield b
     finally:
         b.stop()
+
+
+@pytest.fixture(scope="session")
+def spark() -> Any:
+    """One local Spark session for every test that needs one: its JVM starts once a run (``get_session``
+    returns the active session; nothing stops it before the end)."""
+    from jmsctl.spark.session import get_session
+
+    return get_session("local[2]")

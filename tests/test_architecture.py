@@ -4,15 +4,23 @@ pyspark only in jmsctl/spark, and no eval/exec anywhere."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 PACKAGE = Path(__file__).parent.parent / "jmsctl"
 LARK_ALLOWED = {"selector/lexer.py", "selector/parser.py", "selector/builder.py"}
 
 
+@functools.cache
+def _trees() -> tuple[tuple[Path, ast.Module], ...]:
+    """Every module of the package parsed once for all the tests of this file (each parsed them again:
+    a second each, the Java character tables most of it)."""
+    return tuple((path, ast.parse(path.read_text(encoding="utf-8"))) for path in sorted(PACKAGE.rglob("*.py")))
+
+
 def _modules():
-    for path in sorted(PACKAGE.rglob("*.py")):
-        yield path.relative_to(PACKAGE).as_posix(), ast.parse(path.read_text(encoding="utf-8"))
+    for path, tree in _trees():
+        yield path.relative_to(PACKAGE).as_posix(), tree
 
 
 def _imports(tree: ast.AST) -> set[str]:
@@ -104,10 +112,10 @@ def _resolve(name: str) -> str:
 def _graph() -> dict[str, set[str]]:
     """Module -> the jmsctl modules it imports, anywhere in it (lazy imports in functions included)."""
     graph: dict[str, set[str]] = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path, tree in _trees():
         here = _module_name(path)
         out: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 out.update(_resolve(a.name) for a in node.names if a.name.startswith("jmsctl"))
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and node.module.startswith("jmsctl"):

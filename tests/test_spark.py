@@ -40,18 +40,12 @@ from jmsctl.spark.ingest import Source, layout_frame, plan_inputs
 from jmsctl.spark.job import Output, physical_plan, run_convert, run_filter
 from jmsctl.spark.like import like_regex
 from jmsctl.spark.schema import selector_values
-from jmsctl.spark.session import get_session
 from jmsctl.values import tri_name
 
 SAMPLES = Path(__file__).parent.parent / "samples"
 JAVADOC = "JMSType = 'car' AND color = 'blue' AND weight > 2500"
 PYTHON_NODES = ("BatchEvalPython", "ArrowEvalPython", "PythonUDF", "MapInArrow", "MapInPandas", "PythonMapInArrow", "EvalPython")
 runner = CliRunner()
-
-
-@pytest.fixture(scope="session")
-def spark() -> Any:
-    return get_session("local[2]")
 
 
 def run(*args: str) -> Any:

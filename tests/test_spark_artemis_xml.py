@@ -25,13 +25,7 @@ from jmsctl.messages.formats import artemis_xml, artemis_xml_writer
 from jmsctl.messages.model import BytesValue, Message
 from jmsctl.spark.ingest import layout_frame, plan_inputs
 from jmsctl.spark.schema import FALSE, REJECTED, TRUE, UNKNOWN
-from jmsctl.spark.session import get_session
 from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, INT, LONG, STRING, to_f32
-
-
-@pytest.fixture(scope="session")
-def spark() -> Any:
-    return get_session("local[2]")
 
 
 def read_local(path: Path) -> list[Any]:

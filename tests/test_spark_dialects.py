@@ -17,18 +17,12 @@ from jmsctl import selector as sel
 from jmsctl.filter import Counts, select
 from jmsctl.messages.loader import read_records
 from jmsctl.spark.job import run_filter
-from jmsctl.spark.session import get_session
 
 BROKERS = Path(__file__).parent / "conformance" / "brokers"
 SELECTORS = (  # the dialects disagree on each: NOT's precedence, '/', absent headers, IBM's non-boolean 'a'
     "NOT a = 1 AND b = 1 OR x / 2 = 3",
     "a OR JMSPriority BETWEEN 0 AND 9 AND s <> 'PERSISTENT'",
 )
-
-
-@pytest.fixture(scope="session")
-def spark() -> Any:
-    return get_session("local[2]")
 
 
 @pytest.fixture(scope="module")

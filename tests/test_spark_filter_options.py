@@ -18,13 +18,6 @@ SELECTOR = "JMSType = 'car' AND weight > 2500"
 runner = CliRunner()
 
 
-@pytest.fixture(scope="module")
-def spark() -> Any:
-    from jmsctl.spark.session import get_session
-
-    return get_session("local[2]")
-
-
 def local(*args: str) -> Any:
     return runner.invoke(app, ["filter", *args])
 

@@ -37,7 +37,6 @@ from jmsctl.messages.model import Message
 from jmsctl.selector.unparser import unparse
 from jmsctl.spark.compiler import compile_column
 from jmsctl.spark.ingest import Source, layout_frame
-from jmsctl.spark.session import get_session
 from jmsctl.testcases import read_cases
 from jmsctl.values import tri_name
 from tests.strategies import conditions, messages
@@ -53,11 +52,6 @@ DEFAULT: dict[str, int] = {}
 FORCED = {"inline_ops": 0, "shared_lookups": 0}
 VARIANTS = (("true", DEFAULT), ("false", DEFAULT), ("true", FORCED))
 HEADER_NAMES = ("JMSPriority", "JMSTimestamp", "JMSType", "JMSDeliveryMode", "JMSMessageID", "JMSCorrelationID")
-
-
-@pytest.fixture(scope="session")
-def spark() -> Any:
-    return get_session("local[2]")
 
 
 class Case:

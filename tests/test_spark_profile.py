@@ -30,13 +30,6 @@ SAMPLES = Path(__file__).parent.parent / "samples"
 runner = CliRunner()
 
 
-@pytest.fixture(scope="module")
-def spark() -> Any:
-    from jmsctl.spark.session import get_session
-
-    return get_session("local[2]")
-
-
 def _edge_lines() -> list[str]:
     """Values where Spark's texts and Python's could part: floats (NaN, -0.0, subnormal, infinities),
     long Strings (emoji past the cut), ':' in Strings, every header, JSON nulls, every body kind."""
