@@ -261,7 +261,10 @@ def test_every_switch_is_read_by_an_engine_or_built_into_the_broker_engine() -> 
     for f in fields(Dialect):
         if f.name in ("name", "title", "evidence"):
             continue
-        readers = [p for p, text in sources.items() if re.search(rf"\.{f.name}\b", text)]
+        # grammar is read through its property is_broker (dialects/__init__.py, left out above); until issue 36
+        # the parser's "from lark.grammar import ..." matched it by chance
+        name = "(?:grammar|is_broker)" if f.name == "grammar" else f.name
+        readers = [p for p, text in sources.items() if re.search(rf"\.{name}\b", text)]
         if not readers and f.name not in BUILT_INTO_THE_BROKER_ENGINE:
             unread.append(f.name)
     assert unread == []
