@@ -35,9 +35,16 @@ def grammar_text() -> str:
 
 
 def grammar_sha256(text: str) -> str:
-    import hashlib  # here: only the first parse of a process checks the stored table (_table is cached)
-
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """Checked by the first parse of a process (_table is cached): CPython's own SHA-256 where it has it,
+    which loads in a tenth of hashlib's time (hashlib loads OpenSSL); the same digest."""
+    try:
+        from _sha256 import sha256  # type: ignore[import-not-found]  # CPython 3.11 (3.12: _sha2)
+    except ImportError:
+        try:
+            from _sha2 import sha256  # type: ignore[import-not-found,no-redef]
+        except ImportError:
+            from hashlib import sha256  # type: ignore[assignment]
+    return sha256(text.encode("utf-8")).hexdigest()
 
 
 @lru_cache(maxsize=1)
