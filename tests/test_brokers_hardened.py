@@ -317,3 +317,34 @@ def test_a_comma_in_a_destination_name_is_refused(broker: activemq_broker.Broker
             assert "a comma in a" in _one_error_line(done.stderr), done.stderr
     with brokers.connect(broker.jms_url, QUICK) as conn:
         assert conn.queue_exists("hardened-a") is False  # nothing was sent to hardened-a
+
+
+# ----- item 5: STOMP send counts what the broker took ---------------------------------------------
+
+
+def test_stomp_send_counts_what_the_broker_took_and_dry_run_warns(broker: activemq_broker.Broker, tmp_path: Path) -> None:
+    """A 20 KB property: ActiveMQ's STOMP refuses the frame (a header line over 10,240 bytes) and closes
+    the connection, taking one or both of the frames around it: "sent 3" was said with 1 on the queue.
+    Now the frame is not sent, the others are, each receipted, and the count is the queue's."""
+    dump = tmp_path / "big.ndjson"
+    dump.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in ({"body": "a"}, {"body": "b", "properties": {"big": "x" * 20000}}, {"body": "c"})))
+    dry = subprocess.run([sys.executable, "-m", "jmsctl", "send", broker.stomp_url, "hardened-big", str(dump), "--dry-run"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert dry.returncode == 0, dry.stderr
+    assert "a property over 10,240 bytes (ActiveMQ's STOMP refuses the frame: would not be sent to ActiveMQ): 1 message" in dry.stderr
+    assert "would send 2 messages" in dry.stderr and len(dry.stdout.splitlines()) == 2
+    done = subprocess.run([sys.executable, "-m", "jmsctl", "send", broker.stomp_url, "hardened-big", str(dump)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2 and "sent 2 messages to hardened-big" in done.stderr, done.stderr
+    assert done.stderr.splitlines()[-1] == "jmsctl: error: 1 of 3 messages were not sent (said above)"
+    with brokers.connect(broker.stomp_url, QUICK) as conn:
+        assert sorted(m.body for m in conn.browse("hardened-big")) == ["a", "c"]
+
+
+def test_stomp_send_counts_receipts(broker: activemq_broker.Broker) -> None:
+    """Every SEND is receipted: the count is the receipts', and equals the queue's."""
+    with brokers.connect(broker.stomp_url, QUICK) as conn:
+        report = brokers.SendReport()
+        conn.send("hardened-receipts", _long_messages(5000), report)
+        assert report.sent == 5000
+    assert _count(broker, "hardened-receipts") == 5000

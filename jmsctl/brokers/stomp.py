@@ -17,9 +17,11 @@ activemq-stomp/src/main/java/org/apache/activemq/transport/stomp/):
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import ssl
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -29,6 +31,7 @@ from jmsctl.messages.model import Message
 from jmsctl.values import STRING
 
 CONVERT_PREFIX = "convert_string_expressions:"
+RECEIPT = "jmsctl-sent-"  # the receipt asked for each SEND, numbered
 DEFAULT_PORT = 61613
 
 _FRAME_HEADERS = STOMP_HEADERS  # MESSAGE headers that are STOMP's or JMS headers, not properties
@@ -237,24 +240,54 @@ class StompConnection:
                 yield message_of(frame)
 
     def send(self, queue: str, messages: Iterable[Message], report: SendReport) -> None:
+        """Every SEND asks for a receipt, pipelined (never awaited one by one): ``report.sent`` counts
+        the receipts, what the broker took. ActiveMQ answers a frame it refuses (a header line over
+        10,240 bytes) with ERROR and closes the connection: the frames after it are not taken, and
+        were counted as sent before (3 said, 1 on the queue)."""
         pending = bytearray()
-        for message in messages:
-            pending += self.frame_of(queue, message, report)
-            report.sent += 1
-            if len(pending) > 1 << 16:
+        asked = 0
+        try:
+            for message in messages:
+                refused = activemq_refusal(prepare(message, True, Counter()).message) if self.dialect == "activemq" else None
+                if refused is not None:  # never sent: the broker would refuse it, and close the connection on the rest
+                    report.lost[refused] += 1
+                    continue
+                frame = self.frame_of(queue, message, report)
+                asked += 1
+                pending += b"SEND\nreceipt:" + RECEIPT.encode() + str(asked).encode() + frame[4:]
+                if len(pending) > 1 << 16:
+                    self._send(bytes(pending))
+                    pending.clear()
+                    self._receipts(report, None)
+            if pending:
                 self._send(bytes(pending))
-                pending.clear()
-        # An empty transaction with a receipt: the broker answers once it has taken every SEND before it.
-        receipt = f"jmsctl-{time.monotonic_ns()}"
-        pending += encode_frame("BEGIN", {"transaction": receipt, "receipt": receipt})
-        self._send(bytes(pending))
+            while report.sent < asked:
+                self._receipts(report, self.options.timeout)
+        except BrokerError:
+            self._drain(report)  # receipts the broker sent before it failed or closed
+            raise
+
+    def _receipts(self, report: SendReport, timeout: float | None) -> None:
+        """The receipts (and an ERROR) the broker has sent: one frame awaited for ``timeout`` s, or
+        (None) only those already here."""
         while True:
-            frame = self.read(self.options.timeout, "send")
-            if frame.command == "ERROR":
-                raise BrokerError(f"{self.target.url}: {_error_text(frame)} (after {report.sent} sent)")
-            if frame.command == "RECEIPT" and frame.headers.get("receipt-id") == receipt:
-                self._send(encode_frame("ABORT", {"transaction": receipt}))
+            try:
+                frame = self.read(timeout if timeout is not None else 0.000001, "send" if timeout is not None else "idle")
+            except TimeoutError:
                 return
+            if frame.command == "ERROR":
+                raise BrokerError(f"{self.target.url}: {_error_text(frame)}")
+            if frame.command == "RECEIPT" and frame.headers.get("receipt-id", "").startswith(RECEIPT):
+                report.sent += 1
+            if timeout is not None:
+                return
+
+    def _drain(self, report: SendReport) -> None:
+        with contextlib.suppress(BrokerError, TimeoutError, OSError):
+            while self.sock is not None:
+                frame = self.read(1.0, "idle")
+                if frame.command == "RECEIPT" and frame.headers.get("receipt-id", "").startswith(RECEIPT):
+                    report.sent += 1
 
     def frame_of(self, queue: str, message: Message, report: SendReport) -> bytes:
         """One SEND frame; what STOMP cannot carry counted in ``report``."""
@@ -299,6 +332,29 @@ class StompConnection:
             pass
         finally:
             sock.close()
+
+
+# ActiveMQ Classic's STOMP frame limits (activemq-stomp StompWireFormat, 5.17.2: MAX_HEADER_LENGTH,
+# MAX_HEADERS, MAX_DATA_LENGTH): a frame over one is answered with ERROR and the connection closed,
+# and frames already on their way after it may be taken or not (measured: 1 or 2 of 3).
+MAX_HEADER_LENGTH = 10240
+MAX_HEADERS = 1000
+MAX_DATA_LENGTH = 104857600
+
+
+def activemq_refusal(message: Message) -> str | None:
+    """Why ActiveMQ's STOMP would refuse the SEND of ``message`` (as ``prepare`` leaves it), or None."""
+    props = message.properties
+    if len(props) + 12 > MAX_HEADERS:
+        return f"messages with over {MAX_HEADERS - 12} properties (ActiveMQ's STOMP refuses a frame of over {MAX_HEADERS} headers: not sent)"
+    for name, (_jtype, value) in props.items():
+        if len(f"{escape(name)}:{escape(str(value))}".encode("utf-8", "surrogatepass")) > MAX_HEADER_LENGTH:
+            return f"messages with a property over {MAX_HEADER_LENGTH:,} bytes (ActiveMQ's STOMP refuses the frame: not sent)"
+    body = message.body
+    size = len(body.encode("utf-8", "surrogatepass")) if isinstance(body, str) else len(body or b"") if isinstance(body, bytes) else 0
+    if size > MAX_DATA_LENGTH:
+        return f"messages with a body over {MAX_DATA_LENGTH:,} bytes (ActiveMQ's STOMP refuses the frame: not sent)"
+    return None
 
 
 def message_of(frame: Frame) -> Message:
@@ -374,4 +430,4 @@ def connect(target: Target, options: Options) -> StompConnection:
     return StompConnection(target, options)
 
 
-__all__ = ["CONVERT_PREFIX", "StompConnection", "connect", "dialect_of", "encode_frame", "message_of"]
+__all__ = ["CONVERT_PREFIX", "StompConnection", "activemq_refusal", "connect", "dialect_of", "encode_frame", "message_of"]
