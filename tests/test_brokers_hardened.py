@@ -348,3 +348,21 @@ def test_stomp_send_counts_receipts(broker: activemq_broker.Broker) -> None:
         conn.send("hardened-receipts", _long_messages(5000), report)
         assert report.sent == 5000
     assert _count(broker, "hardened-receipts") == 5000
+
+
+# ----- item 9: --compare and ActiveMQ's selector cache --------------------------------------------
+
+
+def test_compare_says_when_the_broker_used_a_cached_converting_parse(broker: activemq_broker.Broker) -> None:
+    """After a STOMP subscription with the same text, ActiveMQ selects as STOMP reads it over OpenWire
+    too (its parse cache): the JMS --compare differences are said to be that, not jmsctl's."""
+    text = "hw > 100 AND 9 = 9"
+    with brokers.connect(broker.jms_url, QUICK) as jms:
+        jms.send("hardened-cache", [Message({}, {"hw": (STRING, "150")}, "text", "x")], brokers.SendReport())
+    with brokers.connect(broker.stomp_url, QUICK) as stomp:
+        assert len(list(stomp.browse("hardened-cache", text))) == 1
+    done = subprocess.run([sys.executable, "-m", "jmsctl", "browse", broker.jms_url, "hardened-cache", "--selector", text, "--compare"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "; 1 difference" in done.stdout
+    assert "every difference goes under the converting reading (convert_string_expressions:hw > 100 AND 9 = 9)" in done.stdout

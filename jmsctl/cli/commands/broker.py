@@ -295,6 +295,7 @@ def _explained(m: Message, text: str, dialect: str) -> str:
 
 def _compare(url: str, queue: str, selector: str, dialect: str | None, options: brokers.Options) -> None:
     from jmsctl.brokers.compare import compare, describe
+    from jmsctl.brokers.stomp import CONVERT_PREFIX
 
     try:
         with cleanup.stopping(), brokers.connect(url, options) as conn:
@@ -322,6 +323,13 @@ def _compare(url: str, queue: str, selector: str, dialect: str | None, options: 
         w(f"{result.unmatched} selected by the broker were not in the unselected browse (the queue changed between the browses)\n")
     if result.without_id:
         w(f"{result.without_id} messages without a JMSMessageID were not compared\n")
+    if result.differences and chosen == "activemq" and not judged.startswith(CONVERT_PREFIX):
+        cached = compare(selected, everything, CONVERT_PREFIX + selector, chosen)
+        if not cached.differences:
+            w(f"every difference goes under the converting reading ({CONVERT_PREFIX}{selector}), which a STOMP client's "
+              "subscription gets: ActiveMQ caches a selector's parse under its text without that prefix, so a STOMP client "
+              "has used this text on this broker since it started, and the broker selects as STOMP reads it. Not a difference "
+              "of jmsctl's: to compare, change the text (append AND 1 = 1) or restart the broker\n")
     if options.rejected:
         ids = sorted({r.message_id or f"position {r.position}" for r in options.rejected})
         w(f"{len(ids)} message{'s' if len(ids) != 1 else ''} the client could not decode {'were' if len(ids) != 1 else 'was'} "
