@@ -366,3 +366,24 @@ def test_compare_says_when_the_broker_used_a_cached_converting_parse(broker: act
     assert done.returncode == 1, done.stdout + done.stderr
     assert "; 1 difference" in done.stdout
     assert "every difference goes under the converting reading (convert_string_expressions:hw > 100 AND 9 = 9)" in done.stdout
+
+
+# ----- item 6: what a transport cannot carry, said once with a count -------------------------------
+
+
+def test_what_a_transport_changes_outside_the_bmp_is_said_once(broker: activemq_broker.Broker, tmp_path: Path) -> None:
+    """A JMS send of a String property holding U+1F600 (it comes back as two U+FFFD) says so with a
+    count; the text body of that message, browsed over STOMP, arrives as CESU-8 and is read exactly
+    (it was six U+FFFD, unsaid), with a note."""
+    dump = tmp_path / "smile.ndjson"
+    dump.write_bytes(b"".join(orjson.dumps({"body": "\U0001F600 smile", "properties": {"p": "\U0001F600"}}) + b"\n" for _ in range(2)))
+    sent = subprocess.run([sys.executable, "-m", "jmsctl", "send", broker.jms_url, "hardened-smile", str(dump)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert sent.returncode == 0, sent.stderr
+    assert "not carried: String properties with characters outside the BMP (ActiveMQ's OpenWire brings each back as two U+FFFD): 2 messages" \
+        in sent.stderr
+    done = subprocess.run([sys.executable, "-m", "jmsctl", "browse", broker.stomp_url, "hardened-smile"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert [orjson.loads(x)["body"] for x in done.stdout.splitlines()] == ["\U0001F600 smile"] * 2
+    assert done.stderr.count("text bodies in CESU-8") == 1 and "decoded as such: 2 messages" in done.stderr

@@ -110,6 +110,7 @@ class StompConnection:
         # ActiveMQ converts Strings in every STOMP selector: jmsctl judges with the same prefix.
         self.selector_prefix = CONVERT_PREFIX if self.dialect == "activemq" else ""
         self._ids = 0
+        self.said: Counter[str] = Counter()  # what a browse read other than as it came, said once with a count
 
     # ----- frames ------------------------------------------------------------------------------
 
@@ -216,8 +217,14 @@ class StompConnection:
                 if frame.headers.get("browser") == "end":
                     break
                 count += 1
-                yield message_of(frame)
+                message = message_of(frame)
+                if message.body_type == "text" and message.body is not None and not frame.body.isascii():
+                    text_of(frame.body, self.said)  # counted (message_of decoded it the same way)
+                yield message
         finally:
+            for what, n in self.said.items():
+                self.options.notes.append(f"{self.target.url}: {what}: {n} message{'s' if n != 1 else ''}")
+            self.said.clear()
             if self.sock is not None and subscribed:
                 self._send(encode_frame("UNSUBSCRIBE", {"id": sid}))
         if count == 0:
@@ -357,6 +364,29 @@ def activemq_refusal(message: Message) -> str | None:
     return None
 
 
+CESU_8 = "text bodies in CESU-8 (a JMS producer's character outside the BMP, as ActiveMQ's OpenWire encodes it): decoded as such"
+NOT_UTF_8 = "text bodies that are not UTF-8 (each bad byte read as U+FFFD)"
+
+
+def text_of(body: bytes, said: Counter[str] | None = None) -> str:
+    """A text body: UTF-8; else CESU-8 (ActiveMQ hands a JMS-sent character outside the BMP to STOMP
+    as two 3-byte surrogates: read back exactly, instead of six U+FFFD); else U+FFFD for each bad
+    byte. What was not plain UTF-8 is counted in ``said``."""
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        text = body.decode("utf-8", "surrogatepass").encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+        if said is not None:
+            said[CESU_8] += 1
+        return text
+    except UnicodeError:
+        if said is not None:
+            said[NOT_UTF_8] += 1
+        return body.decode("utf-8", "replace")
+
+
 def message_of(frame: Frame) -> Message:
     """A MESSAGE frame as the dump format's message: its properties Strings."""
     h = frame.headers
@@ -384,7 +414,7 @@ def message_of(frame: Frame) -> Message:
     source = {"origin": _destination(h["original-destination"])} if "original-destination" in h else None
     if "content-length" in h and h.get("amq-msg-type") != "text":
         return Message(headers, properties, "bytes", frame.body, source=source)
-    return Message(headers, properties, "text", frame.body.decode("utf-8", "replace"), source=source)
+    return Message(headers, properties, "text", text_of(frame.body), source=source)
 
 
 def _destination(text: str) -> str:
