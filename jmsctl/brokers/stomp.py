@@ -364,20 +364,23 @@ def activemq_refusal(message: Message) -> str | None:
     return None
 
 
-CESU_8 = "text bodies in CESU-8 (a JMS producer's character outside the BMP, as ActiveMQ's OpenWire encodes it): decoded as such"
+CESU_8 = ("text bodies in CESU-8 (a JMS producer's character outside the BMP, as ActiveMQ hands it to STOMP as two "
+          "3-byte surrogates): each bad byte read as U+FFFD; browse them over JMS")
 NOT_UTF_8 = "text bodies that are not UTF-8 (each bad byte read as U+FFFD)"
 
 
 def text_of(body: bytes, said: Counter[str] | None = None) -> str:
-    """A text body: UTF-8; else CESU-8 (ActiveMQ hands a JMS-sent character outside the BMP to STOMP
-    as two 3-byte surrogates: read back exactly, instead of six U+FFFD); else U+FFFD for each bad
-    byte. What was not plain UTF-8 is counted in ``said``."""
+    """What a text body holds: UTF-8; else CESU-8 (ActiveMQ hands a JMS-sent character outside the
+    BMP to STOMP as two 3-byte surrogates); else neither. What was not plain UTF-8 is counted in
+    ``said`` (``message_of`` reads such bytes as U+FFFD, as before: a body a backup or a move
+    carries on is the one STOMP gave)."""
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError:
         pass
     try:
-        text = body.decode("utf-8", "surrogatepass").encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+        # strict: surrogates in pairs only (a lone one, which a JMS producer can send too, stays U+FFFD as before)
+        text = body.decode("utf-8", "surrogatepass").encode("utf-16-le", "surrogatepass").decode("utf-16-le", "strict")
         if said is not None:
             said[CESU_8] += 1
         return text
@@ -414,7 +417,7 @@ def message_of(frame: Frame) -> Message:
     source = {"origin": _destination(h["original-destination"])} if "original-destination" in h else None
     if "content-length" in h and h.get("amq-msg-type") != "text":
         return Message(headers, properties, "bytes", frame.body, source=source)
-    return Message(headers, properties, "text", text_of(frame.body), source=source)
+    return Message(headers, properties, "text", frame.body.decode("utf-8", "replace"), source=source)
 
 
 def _destination(text: str) -> str:
