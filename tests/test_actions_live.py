@@ -72,13 +72,16 @@ def seqs(url: str, queue: str) -> list[int]:
 
 
 def settled(url: str, source: str, target: str, count: int) -> tuple[list[int], list[int]]:
-    """SRC and DST once they hold ``count`` together (the broker gives a dead client's messages back
-    asynchronously), or as they are after 30 s."""
+    """SRC and DST once they hold ``count`` together and two reads 0.5 s apart agree (the broker gives
+    a dead client's messages back and ends a commit asynchronously, and the two queues are browsed one
+    after the other: one read can see a batch in both), or as they are after 30 s."""
     deadline = time.monotonic() + 30
+    last: tuple[list[int], list[int]] | None = None
     while True:
         src, dst = seqs(url, source), seqs(url, target)
-        if len(src) + len(dst) >= count or time.monotonic() > deadline:
+        if (len(src) + len(dst) >= count and (src, dst) == last) or time.monotonic() > deadline:
             return src, dst
+        last = (src, dst)
         time.sleep(0.5)
 
 
