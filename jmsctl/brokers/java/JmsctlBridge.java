@@ -204,17 +204,22 @@ public final class JmsctlBridge {
         return "message";
     }
 
+    /** A BytesMessage's whole body, read from the start and left at the start again (the same
+     *  message is both written out and copied). */
+    private static byte[] bytesOf(BytesMessage b) throws JMSException {
+        b.reset();
+        byte[] data = new byte[(int) b.getBodyLength()];
+        b.readBytes(data);
+        b.reset();
+        return data;
+    }
+
     private static void body(StringBuilder out, Message m) throws JMSException {
         if (m instanceof TextMessage) {
             String text = ((TextMessage) m).getText();
             if (text != null) string(out.append(",\"body\":"), text);
         } else if (m instanceof BytesMessage) {
-            BytesMessage b = (BytesMessage) m;
-            b.reset();
-            byte[] data = new byte[(int) b.getBodyLength()];
-            b.readBytes(data);
-            b.reset();
-            string(out.append(",\"body\":"), Base64.getEncoder().encodeToString(data));
+            string(out.append(",\"body\":"), Base64.getEncoder().encodeToString(bytesOf((BytesMessage) m)));
         } else if (m instanceof MapMessage) {
             MapMessage map = (MapMessage) m;
             out.append(",\"body\":{");
@@ -441,13 +446,8 @@ public final class JmsctlBridge {
         if (m instanceof TextMessage) {
             out = s.createTextMessage(((TextMessage) m).getText());
         } else if (m instanceof BytesMessage) {
-            BytesMessage b = (BytesMessage) m;
-            b.reset();
-            byte[] data = new byte[(int) b.getBodyLength()];
-            b.readBytes(data);
-            b.reset();
             BytesMessage o = s.createBytesMessage();
-            o.writeBytes(data);
+            o.writeBytes(bytesOf((BytesMessage) m));
             out = o;
         } else if (m instanceof MapMessage) {
             MapMessage map = (MapMessage) m;
