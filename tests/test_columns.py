@@ -304,3 +304,53 @@ def test_the_javadoc_shape_takes_the_column_path() -> None:
     b = columnpath.process(e, lines, b"\n".join(lines))
     assert b is not None and (b.true, b.false, b.unknown) == (2, 24, 10)
     check_engine(text, lines)
+
+
+# ----- columns of one kind, compared whole (issue 36: bare doubles, typed values decoded at once) ----
+
+# Bare doubles are compared whole unless one is integral beyond +-2^63 (then the per-value rules).
+_BARE_DOUBLES = ["-0.0", "0.0", "2.5", "1.5e-300", "123456.78", "9.2e18", "-9.2e18", "100.0", "250.5", "4.9e-324", "1e-5", "1234.5e10"]
+_HUGE_DOUBLES = ["1e308", "-1e308", "1.7976931348623157e308", "1e19", "9.3e18", "1e400", "18446744073709551616", "-9223372036854775809"]
+_BARE_INTS = ["0", "-1", "3", "101", "400001", "2147483648", "9223372036854775807", "-9223372036854775808", "9007199254740993"]
+_TYPED_DOUBLES = [f'{{"type":"double","value":{v}}}' for v in ("2.5", "-0.0", "0", "1e308", '"NaN"', '"Infinity"', '"-Infinity"', "101", "9007199254740993")]
+_TYPED_INTS = [f'{{"type":"int","value":{v}}}' for v in (3, 101, -2147483648, 0, 2147483647)]
+_TYPED_MIXED = [*_TYPED_DOUBLES, *_TYPED_INTS, '{"type":"long","value":9223372036854775807}']
+
+
+def _column_lines(prices: list[str], weights: list[str]) -> list[bytes]:
+    return [_line(w, p, 0) for p, w in zip(prices, weights, strict=True)]
+
+
+def test_columns_of_one_kind_equal_plain_path() -> None:
+    """Every line a bare double (or a bare integer, or a typed value) on both paths, with many
+    distinct values: the column path compares the columns whole, with the plain path's verdicts on
+    -0.0, overflow to infinity (1e308 * 400001), integers beyond 2^53, NaN and the infinities; an
+    integral double beyond 2^63 (possibly an integer orjson read as a double) or a string that looks
+    like a number sends its column to the per-value rules; a repeated key, an escape, a broken line
+    and a typed value with a member twice are found as before."""
+    n = len(_TYPED_MIXED)
+
+    def cycle(xs: list[str]) -> list[str]:
+        return [xs[i % len(xs)] for i in range(n)]
+
+    columns = [cycle(x) for x in (_BARE_DOUBLES, _BARE_INTS, _TYPED_DOUBLES, _TYPED_INTS, _TYPED_MIXED, _BARE_DOUBLES[::-1])]
+    texts = [*PAIR, "weight > 100", "weight <= 2.5", "price * weight > 1e308", "price - weight < 0", "price + weight = 2.5"]
+    for text in texts:
+        for prices, weights in itertools.product(columns, columns):
+            lines = _column_lines(prices, weights)
+            check_engine(text, lines)
+            for e_raw in (False, True):  # the typed values decoded at once (raw mode) and as Structs
+                e = Engine(sel.compile(text), exact=False)
+                e.typed_seen = e_raw
+                got = columnpath.process(e, lines, b"\n".join(lines))
+                assert got is not None, (text, prices[0], weights[0])  # nothing to refuse: the columns decide
+        for trap in (*_HUGE_DOUBLES, '"2.5"', '{"type":"string","value":"2.5"}', "null", "true"):
+            lines = _column_lines([*cycle(_BARE_DOUBLES), trap], [*cycle(_BARE_INTS), "3"])
+            check_engine(text, lines)
+    doubles = cycle(_BARE_DOUBLES)
+    for broken in (b'{"type":"text","properties":{"price":2.5,"price":3.5,"weight":3}}',
+                   b'{"type":"text","properties":{"price":2.5,"w\\u0065ight":3}}', b'{"type":"text","properties":{"price":2.5,',
+                   b'{"type":"text","properties":{"price":{"type":"double","value":2.5,"value":1e300},"weight":3}}'):
+        lines = [*_column_lines(doubles, cycle(_BARE_INTS)), broken]
+        for text in ("price * weight > 1000000", "price > 2"):
+            check_engine(text, lines)

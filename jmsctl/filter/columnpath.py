@@ -39,7 +39,7 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
     raw_mode = s.typed_seen and part.raw_decode is not None
     decode, made = (part.raw_decode if raw_mode else part.decode), part.made
     unset = UNSET
-    value_decode = part.value_decode
+    values_decode = part.values_decode
     made.clear()
     recs: list[Any] = []
     bad: list[int] = []
@@ -73,29 +73,38 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
         else:
             col = list(map(attrgetter(name), structs))
         raws: list[Any] | None = None
+        joined = b""
         if raw_mode and not is_header:
-            # Each value's own JSON text (msgspec.Raw), typed by the decoder of one property value.
+            # Each value's own JSON text (msgspec.Raw), all typed by one decode of them as a JSON array
+            # (each Raw is one whole JSON value: joined by commas, the array holds exactly them).
             raws = col
+            present = [x for x in raws if x is not unset] if unset in raws else raws
+            joined = b",".join(present)
             try:
-                col = [unset if x is unset else value_decode(x) for x in raws] if unset in raws else list(map(value_decode, raws))
+                values = values_decode(b"[" + joined + b"]")
             except DECODE_ERRORS:
                 # A value the whole schema refuses: the usual decode finds its line and judges it alone.
                 s.typed_seen = False
                 return process(s, lines, text)
+            if present is not raws:
+                at = iter(values)
+                values = [unset if x is unset else next(at) for x in raws]
+            col = values
         columns.append(col)
         # The key occurs at least once on a line whose decode found it (no escapes here): as many
         # occurrences in the chunk as values found mean once on each line.
         found = len(col) - col.count(unset)
         kinds = list(map(type, col))
-        if tstring in kinds:
+        classes = set(kinds)
+        if tstring in classes:
             return None  # a typed String may hold "}" or ":": the per-line loop proves its members
-        typed_found = sum(map(kinds.count, typed))
+        typed_found = sum(map(kinds.count, classes.intersection(typed)))
         any_typed = any_typed or typed_found > 0
         # A typed value has its "type" and "value" (the schema requires both), so at least two
         # colons in its own text, and no other (no typed String here: a number, a boolean or a
         # special double's name holds none): twice as many colons as typed values in all means no
-        # member twice.
-        if raws is not None and typed_found and b"".join(compress(raws, map(typed.__contains__, kinds))).count(b":") != 2 * typed_found:
+        # member twice. When every value found is typed, the joined texts are theirs alone.
+        if raws is not None and typed_found and (joined if typed_found == found else b"".join(compress(raws, map(typed.__contains__, kinds)))).count(b":") != 2 * typed_found:
             return None  # a typed value with more than two members
         if raws is not None or not typed_found:
             # a superset first ("weight without its closing quote: a faster search), then the key
@@ -120,7 +129,7 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
         if two != typed_found:
             return None  # a typed value with more than two members
     if raw_mode:
-        fs.TYPED_MADE.clear()  # made by value_decode: nothing reads them
+        fs.TYPED_MADE.clear()  # made by values_decode: nothing reads them
     # The next chunk is decoded with its properties raw when this one held typed values on the path.
     s.typed_seen = any_typed
     size = len(lines)

@@ -31,6 +31,7 @@ the column path with the plain path on generated dumps (hypothesis).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import repeat
@@ -41,7 +42,7 @@ from msgspec import UNSET
 
 from jmsctl.filter import schema as fs
 from jmsctl.filter.view import DELIVERY_VIEW, HEADER_TYPE, property_value
-from jmsctl.messages.decode import SPECIAL_FLOATS, AmbiguousNumber, RecordError, decode_value
+from jmsctl.messages.decode import _AMBIGUOUS, SPECIAL_FLOATS, AmbiguousNumber, RecordError, decode_value
 from jmsctl.selector import Selector
 from jmsctl.selector import nodes as n
 from jmsctl.selector.compiler import compile_selector
@@ -50,7 +51,7 @@ from jmsctl.values import BOOLEAN, BYTE, COMPARATORS, DOUBLE, LONG, STRING
 ASK = object()  # this line's verdict is the per-line path's
 _MEMO_LIMIT = 1 << 16
 _INTEGRAL_TYPED = (fs.TByte, fs.TShort, fs.TInt, fs.TLong)
-_ARITH: dict[str, Callable[[Any, Any], Any]] = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
+_ARITH: dict[str, Callable[[Any, Any], Any]] = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _VALUE = attrgetter("value")
 _FLIP = {"=": "=", "<>": "<>", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
@@ -169,11 +170,17 @@ def _doubles(col: list[Any], exact: bool = False) -> tuple[bool, list[Any]] | No
         return False, list(map(_VALUE, col)) if exact else list(map(float, map(_VALUE, col)))
     if first is int:
         return False, col if exact else list(map(float, col))
+    # Bare doubles (jmsctl's own writer, fmtn/a): each a DOUBLE as ``decode_value`` reads it, unless
+    # integral beyond +-2^63 (AmbiguousNumber: the per-line path; msgspec refuses such an integer before
+    # this, so the test is a guard). min / max in C: a NaN (no bare JSON number is one) gives either NaN,
+    # which fails the test, or the extreme of the others.
+    if first is float and min(col) > -_AMBIGUOUS and max(col) < _AMBIGUOUS:
+        return True, col
     return None
 
 
 def _double_arith(a: str, b: str, fop: Callable[[Any, Any], Any], cmp: Callable[[Any, Any], bool], lit: float,
-                  fn: Callable[[Any], Any]) -> Callable[[list[list[Any]]], list[Any]]:
+                  fn: Callable[[Any], Any]) -> Callable[[list[list[Any]]], Masks | list[Any]]:
     def slow(x: Any, y: Any) -> Any:
         try:
             tx, ty = _view_value(x, a), _view_value(y, b)
@@ -194,12 +201,14 @@ def _double_arith(a: str, b: str, fop: Callable[[Any, Any], Any], cmp: Callable[
             return cmp(fop(nx[1], ny[1]), lit)
         return slow(x, y)
 
-    def verdicts(columns: list[list[Any]]) -> list[Any]:
+    def verdicts(columns: list[list[Any]]) -> Masks | list[Any]:
         cx, cy = columns
         dx, dy = _doubles(cx), _doubles(cy)
         if dx is not None and dy is not None and (dx[0] or dy[0]):
-            # Every line holds two numbers, one a double: the rule above, on whole columns.
-            return list(map(cmp, map(fop, dx[1], dy[1]), repeat(lit)))
+            # Every line holds two numbers, one a double: the rule above, on whole columns, straight
+            # to the masks (a comparison of floats is a bool: one byte a line).
+            hit = _bits(bytes(map(cmp, map(fop, dx[1], dy[1]), repeat(lit))))
+            return hit, _bits(b"\x01" * len(cx)) ^ hit, 0
         return list(map(verdict, cx, cy))
 
     return verdicts
@@ -298,7 +307,8 @@ def _leaf(node: n.Node, index: dict[str, int]) -> Callable[[list[list[Any]]], Ma
         ia, ib = where
 
         def two(columns: list[list[Any]]) -> Masks:
-            return _from_verdicts(pair([columns[ia], columns[ib]]))
+            out = pair([columns[ia], columns[ib]])
+            return out if isinstance(out, tuple) else _from_verdicts(out)
 
         return two
 
@@ -326,7 +336,7 @@ def _evaluate(fn: Callable[[Any], Any], names: tuple[str, ...], values: tuple[An
         return ASK
 
 
-def _pair_kernel(node: n.Node, names: tuple[str, ...], fn: Callable[[Any], Any]) -> Callable[[list[list[Any]]], list[Any]] | None:
+def _pair_kernel(node: n.Node, names: tuple[str, ...], fn: Callable[[Any], Any]) -> Callable[[list[list[Any]]], Masks | list[Any]] | None:
     """``a (+ - *) b op number`` of two properties (``_double_arith``); anything else of two
     identifiers: the compiled condition per line."""
     if isinstance(node, n.Comparison) and node.op in COMPARATORS and not any(x in n.HEADERS for x in names):

@@ -53,11 +53,11 @@ class Partial:
     properties: tuple[str, ...]
     keys: tuple[bytes, ...]
     made: list[Any]
-    # The same decode with each property kept as its raw JSON text (``Raw``), and the decoder of
-    # one property value: the column path's way to prove a typed value's two members by counting
+    # The same decode with each property kept as its raw JSON text (``Raw``), and the decoder of a
+    # JSON array of property values (the Raws joined): the column path's way to prove a typed value's two members by counting
     # the colons of its own text (``filter.columnpath``). None when the selector reads no property.
     raw_decode: Any = None
-    value_decode: Any = None
+    values_decode: Any = None
 
 
 def partial_for(plan: FilterPlan, dialect: str = "jakarta") -> Partial | None:
@@ -92,13 +92,13 @@ def partial_for(plan: FilterPlan, dialect: str = "jakarta") -> Partial | None:
     else:
         fields.append(("properties", Union[Raw, UnsetType], UNSET))  # noqa: UP007  # not read
     record = msgspec.defstruct("PathRecord", fields, gc=False)
-    raw_decode = value_decode = None
+    raw_decode = values_decode = None
     if props:
         raw_p = msgspec.defstruct("PathRawProperties", [(name, Union[Raw, UnsetType], UNSET) for name in props], gc=False, namespace={"__post_init__": made.append})  # noqa: UP007
         raw_record = msgspec.defstruct("PathRawRecord", [*fields[:-1], ("properties", Union[raw_p, UnsetType], UNSET)], gc=False)  # noqa: UP007
         raw_decode = msgspec.json.Decoder(raw_record).decode
-        value_decode = msgspec.json.Decoder(fs.Property).decode
-    return Partial(msgspec.json.Decoder(record).decode, headers, props, tuple(keys), made, raw_decode, value_decode)
+        values_decode = msgspec.json.Decoder(list[fs.Property]).decode  # type: ignore[valid-type]
+    return Partial(msgspec.json.Decoder(record).decode, headers, props, tuple(keys), made, raw_decode, values_decode)
 
 
 _ESCAPE = re.compile(rb"\\u").search
