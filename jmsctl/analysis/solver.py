@@ -185,6 +185,8 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
     found = _merged(pa, pb)
     if found is not None:
         return found
+    if dialect == "jakarta" and not pa.names.isdisjoint(pb.names) and _never_together(pa, pb):
+        return Proof("disjoint")
     if pa.names.isdisjoint(pb.names):  # independent: both TRUE at once exactly when each is TRUE alone
         open_ = [p for p in (pa, pb) if not p.selects]  # a message it selects is known: not "never"
         given_up = []
@@ -212,7 +214,17 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
             if found is not None:
                 return found
     found = _merged(pa, pb, aligned=True)  # last before the solver: a shared name given another of the message's values
+    if found is None and dialect == "jakarta":
+        found = _extended(pa, pb, timeout)
     return found if found is not None else ask(probes=0)
+
+
+def _never_together(a: _Prepared, b: _Prepared) -> bool:
+    """Proved from kinds.py's abstraction (each name's kind, each pair of operands' order)."""
+    from jmsctl.analysis import kinds
+
+    ka, kb = kinds.abstraction(a.ast), kinds.abstraction(b.ast)
+    return ka is not None and kb is not None and kinds.never_together([ka, kb])
 
 
 def _both_true(v: Sequence[str]) -> bool:
@@ -451,7 +463,6 @@ def _merged(a: _Prepared, b: _Prepared, aligned: bool = False) -> Witness | None
     by both as the engine judges it after the dump format's round trip; None when no merge is.
     ``aligned``: also each merge with one shared property set to another value the message holds
     (`n = t` beside a selector whose witness has n 3 and t 5: n 5 or t 3), a bounded few more."""
-    compiled = [a.compiled, b.compiled]
     shared = sorted(a.names & b.names) if aligned else []
     for ma in a.selects:
         for mb in b.selects:
@@ -463,12 +474,39 @@ def _merged(a: _Prepared, b: _Prepared, aligned: bool = False) -> Witness | None
                     for v in dict.fromkeys([*merged.properties.values(), *(m.properties[x] for m in (ma, mb) if x in m.properties)])
                     if x not in smt.FIXED_TYPES or v[0] is smt.FIXED_TYPES[x]]  # a JMSX property keeps its type (validate)
                 for m in variants:
-                    if not _both_true(_verdicts(compiled, m)):
-                        continue
-                    doc = _doc(m)
-                    verdicts = _verdicts(compiled, read_witness(doc))
-                    if _both_true(verdicts):
-                        return Witness("overlap", doc, verdicts, (a.text, b.text))
+                    found = _judged(a, b, m)
+                    if found is not None:
+                        return found
+    return None
+
+
+def _judged(a: _Prepared, b: _Prepared, m: Message) -> Witness | None:
+    """The overlap witness ``m`` is, where both select it as the engine judges it after the round trip."""
+    compiled = [a.compiled, b.compiled]
+    if not _both_true(_verdicts(compiled, m)):
+        return None
+    doc = _doc(m)
+    verdicts = _verdicts(compiled, read_witness(doc))
+    return Witness("overlap", doc, verdicts, (a.text, b.text)) if _both_true(verdicts) else None
+
+
+EXTENDED = 2  # messages of each selector completed with the other's names (extend.py)
+
+
+def _extended(a: _Prepared, b: _Prepared, timeout: float) -> Witness | None:
+    """A message one selects, its shared names fixed, the other's own names solved (extend.py)."""
+    from jmsctl.analysis import extend
+
+    for fixed, free in sorted(((a, b), (b, a)), key=lambda pair: -pair[0].size):  # the larger one's message first
+        try:
+            tri = _encoded(free, smt.Message())
+        except smt.Unsupported:
+            continue
+        if free.ast is not None:
+            for m in extend.completed(fixed.selects[:EXTENDED], free.ast, tri[0], free.names, fixed.names, timeout):
+                found = _judged(a, b, m)
+                if found is not None:
+                    return found
     return None
 
 

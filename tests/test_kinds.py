@@ -1,0 +1,118 @@
+"""The overlap matrix's cheap steps before the full encoding (issue 36): kinds.py's proofs of
+"never TRUE together" and extend.py's witnesses, each against the full solver on a sample of
+pairs (a proof is never met by a witness of the other, a witness is never met by a proof), and
+every proof tested on a pool of messages by the engine."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import z3
+
+from jmsctl import selector as sel
+from jmsctl.analysis import kinds, smt, solver, witness
+from jmsctl.analysis.budget import Budget
+from tests.test_solver import RANDOM_MESSAGES, random_selector
+
+
+def proved(a: str, b: str) -> bool:
+    ka, kb = (kinds.abstraction(sel.analyze(t).ast) for t in (a, b))
+    return ka is not None and kb is not None and kinds.never_together([ka, kb])
+
+
+def full(a: str, b: str, rlimit: int = 300_000) -> solver.Answer:
+    """The solver on the pair's whole formula (overlap's last step), after 64 probe messages."""
+    return solver._ask([a, b], "jakarta", Budget(rlimit, 30.0), smt.ANY, lambda ts: z3.And(ts[0][0], ts[1][0]),
+                       solver._both_true, "disjoint", "overlap")
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("s LIKE 'a%b'", "f - f / t <= s"),  # s a String in one, a number in the other
+    ("n > t", "n = t"),  # one order of n and t, whatever their types
+    ("t = n", "n < t"),  # the same two operands the other way round
+    ("flag IS NULL", "+flag = f"),
+    ("(JMSPriority BETWEEN (d) AND a - JMSPriority) AND flag IS NULL", "flag LIKE 'a%'"),
+    ("x = 1 AND flag", "flag = 'a'"),
+    ("a / b = 1 AND a = 1", "b IS NOT NULL AND b = 'x'"),
+])
+def test_proved_and_the_solver_agrees(a: str, b: str) -> None:
+    assert proved(a, b)
+    assert isinstance(solver.overlap(a, b), solver.Proof)
+    assert not isinstance(full(a, b, 2_000_000), solver.Witness)
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("x = 1", "x = 2"),  # two orders the abstraction does not relate: it proves nothing here
+    ("a / b < 1", "a / b > 0"),  # two orders again
+    ("n + 1 > t", "n = t"),
+    ("s LIKE 'a%'", "s NOT LIKE 'b%'"),
+])
+def test_not_proved_where_values_matter(a: str, b: str) -> None:
+    assert not proved(a, b)
+
+
+def pool(a: str, b: str) -> list:
+    asts = [sel.analyze(t).ast for t in (a, b)]
+    probes = [c.message() for c in witness.messages(f"{a} {b}", witness.ingredients(asts, valid_only=True), 128)]
+    return [*RANDOM_MESSAGES, *probes]
+
+
+def test_differential_against_the_full_solver_and_the_engine() -> None:
+    rng = random.Random(3602)
+    proofs = checked = 0
+    for _ in range(400):
+        a, b = random_selector(rng), random_selector(rng)
+        if not (sel.analyze(a).valid and sel.analyze(b).valid) or not proved(a, b):
+            continue
+        proofs += 1
+        ca, cb = sel.compile(a), sel.compile(b)
+        for m in pool(a, b):
+            assert not (ca.evaluate(m) is True and cb.evaluate(m) is True), (a, b, m)
+        if checked < 30:
+            checked += 1
+            answer = full(a, b)
+            assert not isinstance(answer, solver.Witness), (a, b, answer)
+    assert proofs >= 40 and checked >= 30, (proofs, checked)
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("JMSXGroupSeq = t", "+0 / JMSXGroupSeq >= n - b"),
+    ("-a * f BETWEEN 2147483648 AND n", "+flag = f"),
+    ("-a * f BETWEEN 2147483648 AND n", "n = t"),
+])
+def test_extended_witnesses_of_the_bench(a: str, b: str) -> None:
+    """Pairs the full solver gave up on in the 200-selector matrix (bench/README.md)."""
+    pa, pb = solver._prepared(a, "jakarta"), solver._prepared(b, "jakarta")
+    for p in (pa, pb):
+        solver._probe_alone(p)
+        if not p.selects:
+            solver._never(p, 30.0, solver.DEFAULT_RLIMIT)
+    found = solver._extended(pa, pb, 30.0)
+    assert found is not None and found.verdicts == ("TRUE", "TRUE")
+    message = solver.read_witness(found.message)
+    assert sel.evaluate(a, message) is True and sel.evaluate(b, message) is True
+
+
+def test_extended_differential() -> None:
+    """Where extend.py finds a witness, the full solver never proves the pair disjoint."""
+    rng = random.Random(3603)
+    found = compared = 0
+    for _ in range(150):
+        a, b = random_selector(rng), random_selector(rng)
+        if not (sel.analyze(a).valid and sel.analyze(b).valid):
+            continue
+        pa, pb = solver._prepared(a, "jakarta"), solver._prepared(b, "jakarta")
+        if pa.names.isdisjoint(pb.names):
+            continue
+        for p in (pa, pb):
+            solver._probe_alone(p)
+        w = solver._extended(pa, pb, 30.0)
+        if w is None:
+            continue
+        found += 1
+        assert sel.evaluate(a, solver.read_witness(w.message)) is True
+        if compared < 25:
+            compared += 1
+            assert not isinstance(full(a, b), solver.Proof), (a, b, w)
+    assert found >= 12 and compared >= 12, (found, compared)
