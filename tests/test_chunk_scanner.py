@@ -18,9 +18,10 @@ SELECTORS = [
     "JMSType = 'car' AND color = 'blue' AND weight > 2500",  # two groups
     "color IN ('aaa', 'aaaaaaaaaa')",  # a short and a long needle, overlapping themselves and each other
     "x = 'a/b' AND y = 'c\"d'",  # characters with a short escape: the marker is a backslash
+    "region LIKE 'A%'",  # a two-byte needle: the value's opening quote and its first character
 ]
-FRAGMENTS = ["red", "blue", "car", "ID:bars-999999", "ID:bars-99999", "aaaaaaaaaaaa", "aa", "a/b", "a\\/b", 'c\\"d', "\\u0062lue",
-             "\\", "x", '{"p":"', '"}', " ", "\t", "\r"]
+FRAGMENTS = ["red", "blue", "car", '"red"', '"blue', 'car"', '"A', "A", "ID:bars-999999", "ID:bars-99999", "aaaaaaaaaaaa", "aa", "a/b",
+             "a\\/b", 'c\\"d', "\\u0062lue", "\\", "x", '{"p":"', '"}', " ", "\t", "\r"]
 lines = st.lists(st.lists(st.sampled_from(FRAGMENTS), max_size=6).map("".join), min_size=0, max_size=12)
 
 

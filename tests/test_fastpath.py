@@ -42,6 +42,8 @@ SELECTORS = [
     "'blue' = color AND s = 'é😀'",
     "note LIKE '%x/y%' OR s LIKE 'blu_'",
     "s LIKE 'a!_%' ESCAPE '!'",
+    "color LIKE 'bl%'",  # the needle '"bl': the String's opening quote
+    "color LIKE '%ue'",  # 'ue"': its closing quote
     "color = 'blue' OR JMSType = 'car'",
     "color = 'blue' OR weight > 2500",
     "NOT (color = 'blue')",
@@ -308,6 +310,13 @@ def test_fast_equals_plain_on_hand_made_traps() -> None:
         rb'{"properties":{"color":"\blue"}}',  # \b is a backspace
         rb'{"properties":{"color":"red","note":"blue"}}',  # the literal in another field
         rb'{"properties":{"color":"navyblue"}}',  # inside a longer string
+        rb'{"properties":{"color":"bluebird"}}',  # a longer string starting with it
+        rb'{"properties":{"color":"\u0062lue","s":"a_x"}}',  # LIKE 'bl%' / 'a!_%' through escapes only
+        rb'{"properties":{"color":"b\u006cue","s":"\u0061_x"}}',
+        rb'{"properties":{"color":"xbl","note":"\"blue"}}',  # the needle after an escaped quote, not a String's start
+        rb'{"properties":{"color":"bl\u0075e"}}',
+        rb'{"properties":{"color":"blu\u0065"}}',  # the closing run escaped
+        rb'{"properties":{"color":{"type":"string","value":"blue"}}}',
         rb'{"properties":{"color":{"type":"string","value":"blue"}}}',
         rb'{"properties":{"color":{"type":"string","value":"\u0062lue"}}}',
         rb'{"properties":{"color":null}}',
@@ -348,15 +357,25 @@ def test_prefilter_groups() -> None:
     def groups(text: str) -> list[tuple[tuple[bytes, ...], bytes]]:
         return [(g.needles, g.marker) for g in needles(sel.compile(text).ast)]
 
-    assert groups("color = 'blue'") == [((b"blue",), b"\\u")]
-    assert groups("color = 'x/y'") == [((b"x/y",), b"\\")]  # '/' may be written \/
+    # A whole value (=, IN) is needled with its closing JSON quote, a LIKE's last run with the quote
+    # that ends the String; the opening quote is added where the needle would be shorter than 3 bytes.
+    assert groups("color = 'blue'") == [((b'blue"',), b"\\u")]
+    assert groups("color = 'x/y'") == [((b'x/y"',), b"\\")]  # '/' may be written \/
     assert groups("color = 'blue' OR weight > 1") == []
     assert groups("NOT (color = 'blue')") == []
     assert groups("JMSDeliveryMode = 'PERSISTENT'") == []  # also written 2
-    assert groups("color IN ('a', 'bb')") == [((b"a", b"bb"), b"\\u")]
+    assert groups("color IN ('a', 'bb')") == [((b'"a"', b'bb"'), b"\\u")]
+    assert groups("color = 'a' OR color = 'bb'") == [((b'"a"', b'bb"'), b"\\u")]
     assert groups("s = ''") == []
     assert like_runs("a!_b%cd_", "!") == ["a_b", "cd"]
-    assert groups("s LIKE '%abc%de'") == [((b"abc",), b"\\u")]
+    assert groups("s LIKE 'a!_b%cd_' ESCAPE '!'") == [((b"a_b",), b"\\u")]
+    assert groups("s LIKE '%abc%de'") == [((b'de"',), b"\\u")]
+    assert groups("s LIKE '%abc%d'") == [((b"abc",), b"\\u")]
+    assert groups("s LIKE 'A%'") == [((b'"A',), b"\\u")]
+    assert groups("s LIKE 'Ab%'") == [((b'"Ab',), b"\\u")]
+    assert groups("s LIKE '_A%'") == [((b"A",), b"\\u")]
+    assert groups("s LIKE '%!%' ESCAPE '!'") == [((b'%"',), b"\\u")]  # an escaped wildcard ends the pattern
+    assert groups("s LIKE 'ab'") == [((b'ab"',), b"\\u")]
 
 
 # ----- the command line, end to end --------------------------------------------------------------
@@ -696,7 +715,7 @@ def test_the_plan_is_computed_once_and_read_by_every_path() -> None:
     selector = sel.compile("JMSType = 'car' AND color IN ('blue', 'red') AND weight > 2500")
     plan = FilterPlan.of(selector.ast, selector.dialect)
     assert plan.identifiers == ("JMSType", "color", "weight")
-    assert [g.needles for g in plan.must_contain] == [(b"car",), (b"blue", b"red")]
+    assert [g.needles for g in plan.must_contain] == [(b'car"',), (b'blue"', b'red"')]
     assert plan.required == (("JMSType", frozenset({"car"})), ("color", frozenset({"blue", "red"})))
     assert plan.sufficient == ()
     assert plan == FilterPlan.of(selector.ast) and hash(plan) == hash(FilterPlan.of(selector.ast))  # frozen, a value

@@ -54,8 +54,10 @@ class Setup:
         self.max_record_size = max_record_size
         self.fn = selector._fn  # evaluate() without the bound-method hop: called once per line
         groups = plan.must_contain if prefilter and not exact else ()
-        if groups and min(map(len, groups[0].needles)) < _MIN_NEEDLE:
-            groups = ()  # 'A' of LIKE 'A%' is in most lines: searching for it costs more than it skips
+        if groups and any(len(x) < _MIN_NEEDLE - x.startswith(b'"') for x in groups[0].needles):
+            # 'A' of a LIKE 'A%' is in most lines: searching for it costs more than it skips. With its
+            # opening quote (plan.group_of: a value starting with 'A'), '"A' is in far fewer.
+            groups = ()
         self.skip = bool(groups) and not validate_all and not invert
         # Per line, a substring test costs about what building the view and evaluating saves, so
         # the prefilter is used only where it saves the decode: lines skipped unparsed.
