@@ -161,8 +161,8 @@ def _required(node: n.Node) -> list[Group]:
         # The longest run, a quote added where it starts or ends the pattern (one more byte to match).
         first, last = bool(tokens) and not tokens[0][1], bool(tokens) and not tokens[-1][1]
         candidates = [(len(run) + (first and i == 0) + (last and i == len(runs) - 1), i) for i, run in enumerate(runs)]
-        _, best = max(candidates)
-        g = group_of((runs[best],), opening=first and best == 0, closing=last and best == len(runs) - 1)
+        _, at = max(candidates)
+        g = group_of((runs[at],), opening=first and at == 0, closing=last and at == len(runs) - 1)
         return [g] if g else []
     return []
 
