@@ -12,8 +12,37 @@ Names are imported lazily, so that ``import jmsctl`` stays cheap for the command
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+import _signal  # type: ignore[import-not-found]  # the C module: signal.py would import enum first
+import os
+import sys
+
+
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    """Ctrl-C while the command line starts (Python imports it: most of its start-up): nothing is open
+    yet, so the process ends now, as the running command would (one line, status 130), rather than
+    with a trace from inside an import. jmsctl.cli.app removes it once loaded."""
+    os.write(2, b"\n")
+    os._exit(130)
+
+
+def _command_line() -> bool:
+    """Whether this process is the jmsctl command (the console script, or ``python -m jmsctl``), not a
+    program importing the library: only then does the package take SIGINT at its first line."""
+    if sys.argv and os.path.basename(sys.argv[0]) == "jmsctl":
+        return True
+    orig = list(getattr(sys, "orig_argv", []))
+    return "-mjmsctl" in orig or ("-m" in orig and orig[orig.index("-m") + 1:orig.index("-m") + 2] == ["jmsctl"])
+
+
+if _command_line():
+    try:
+        if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not when ignored (a background job)
+            _signal.signal(_signal.SIGINT, _interrupted_while_starting)
+    except ValueError:  # not the main thread: signals are not ours
+        pass
+
+from importlib import import_module  # noqa: E402
+from typing import Any  # noqa: E402
 
 _EXPORTS = {
     "compile": "jmsctl.selector",

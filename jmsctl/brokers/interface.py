@@ -90,12 +90,14 @@ class Connection(Protocol):
     """One open connection. ``dialect``: the selector dialect the broker evaluates with
     (``activemq``, ``artemis``, or None when unknown); ``selector_prefix``: what the transport puts
     before every selector it hands the broker (STOMP on ActiveMQ: ``convert_string_expressions:``);
-    ``typed``: whether property types survive the transport (False for STOMP: Strings)."""
+    ``typed``: whether property types survive the transport (False for STOMP: Strings);
+    ``uncarried``: names the broker selects on that the transport never delivers (browse --compare)."""
 
     target: Target
     dialect: str | None
     selector_prefix: str
     typed: bool
+    uncarried: frozenset[str]
 
     def browse(self, queue: str, selector: str | None = None) -> Iterator[Message]:
         """The queue's messages without consuming them, in the broker's dispatch order; one the client

@@ -110,6 +110,7 @@ class JmsConnection:
 
     typed = True
     selector_prefix = ""
+    uncarried: frozenset[str] = frozenset()  # a JMS client reads every name the broker selects on
 
     def __init__(self, target: Target, options: Options) -> None:
         self.target = target

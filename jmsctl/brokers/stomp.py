@@ -12,7 +12,9 @@ activemq-stomp/src/main/java/org/apache/activemq/transport/stomp/):
 - ActiveMQ prefixes every STOMP selector with ``convert_string_expressions:`` (ProtocolConverter.java,
   line 606 at activemq-5.17.2): its engine then converts a String compared with a number or boolean
   (the ``activemq`` dialect's ``convert_string_expressions`` switch);
-- ``amq-msg-type: text|bytes`` on SEND picks the JMS body type (LegacyFrameTranslator.java).
+- ``amq-msg-type: text|bytes`` on SEND picks the JMS body type, and ActiveMQ keeps it (and then
+  ``content-length``) as properties of the message: jmsctl sends a text without either header
+  unless it holds NUL (LegacyFrameTranslator.java, ``frame_of``).
 """
 
 from __future__ import annotations
@@ -31,6 +33,14 @@ from jmsctl.messages.model import Message
 from jmsctl.values import STRING
 
 CONVERT_PREFIX = "convert_string_expressions:"
+STOMP_NUL_TEXT = ("text bodies holding NUL (sent with amq-msg-type and content-length, which ActiveMQ keeps as the "
+                  "message's properties amq-msg-type and content-length)")
+# What ActiveMQ selects on but never puts in a STOMP frame: a MESSAGE's headers are the JMS headers and
+# message.getProperties(), the properties map (activemq-stomp FrameTranslator.java, Helper
+# copyStandardHeadersFromMessageToFrame), and the JMSX group names are not in that map but fields of
+# the message (activemq-client command/ActiveMQMessage.java: JMS_PROPERTY_SETERS put "JMSXGroupID" in
+# setGroupID, "JMSXGroupSeq" in setGroupSequence; the selector reads them through PropertyExpression).
+ACTIVEMQ_UNCARRIED = frozenset({"JMSXGroupID", "JMSXGroupSeq"})
 RECEIPT = "jmsctl-sent-"  # the receipt asked for each SEND, numbered
 DEFAULT_PORT = 61613
 
@@ -109,6 +119,7 @@ class StompConnection:
         self.dialect = dialect_of(self.server)
         # ActiveMQ converts Strings in every STOMP selector: jmsctl judges with the same prefix.
         self.selector_prefix = CONVERT_PREFIX if self.dialect == "activemq" else ""
+        self.uncarried = ACTIVEMQ_UNCARRIED if self.dialect == "activemq" else frozenset()
         self._ids = 0
         self.said: Counter[str] = Counter()  # what a browse read other than as it came, said once with a count
 
@@ -320,7 +331,15 @@ class StompConnection:
             else bytes(out.message.body or b"")
         headers["content-length"] = str(len(data))
         if self.dialect == "activemq":
-            headers["amq-msg-type"] = out.message.body_type  # content-length alone would make a BytesMessage
+            # ActiveMQ (activemq-stomp LegacyFrameTranslator.java convertFrame): a SEND with neither
+            # amq-msg-type nor content-length is a TextMessage; content-length alone a BytesMessage, that
+            # header removed; amq-msg-type is never removed, and with it content-length stays too: both
+            # become JMS properties of the message (FrameTranslator.Helper copies the headers left).
+            if out.message.body_type == "text" and b"\0" not in data:
+                del headers["content-length"]
+            elif out.message.body_type == "text":  # sized, or cut at its NUL: only amq-msg-type keeps it text
+                headers["amq-msg-type"] = "text"
+                report.lost[STOMP_NUL_TEXT] += 1
         elif out.message.body_type == "text":
             del headers["content-length"]  # elsewhere content-length makes a bytes message: text ends at its NUL
             if b"\0" in data:

@@ -5,18 +5,13 @@ from __future__ import annotations
 import os
 import signal
 
-
-def _interrupted_while_starting(signum: int, frame: object) -> None:
-    """Ctrl-C while the modules below load (most of start-up): nothing is open yet, so end now,
-    as the running program would (status 130), rather than with a trace from inside an import."""
-    os.write(2, b"\n")
-    os._exit(130)
+from jmsctl import _interrupted_while_starting  # the start-up's SIGINT handler (jmsctl/__init__.py installs it first)
 
 
 def _begin_starting() -> bool:
     """Whether the start-up handler was installed (and is to be removed by ``_end_starting``)."""
     try:
-        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when SIGINT is ignored (a background job)
+        if signal.getsignal(signal.SIGINT) in (signal.default_int_handler, _interrupted_while_starting):  # not when ignored (a background job)
             signal.signal(signal.SIGINT, _interrupted_while_starting)
             return True
     except ValueError:  # imported outside the main thread: signals are not this module's to handle
@@ -43,8 +38,6 @@ import typer  # noqa: E402
 from typer.core import TyperArgument, TyperGroup  # noqa: E402
 
 from jmsctl._version import VERSION  # noqa: E402
-
-_end_starting(_starting)
 
 # Each command's module, in the order of ``jmsctl --help``. A module is imported when its command runs
 # (or when help lists it): ``jmsctl filter`` does not load what explain, show or validate need (rich,
@@ -332,6 +325,14 @@ app.callback()(root_options)
 
 
 def main() -> None:
+    try:
+        _main()
+    except SystemExit:
+        _begin_starting()  # Python's exit: Ctrl-C ends it at once, 130, rather than with a trace from its finalization
+        raise
+
+
+def _main() -> None:
     """Entry point: a closed pipe exits quietly, Ctrl-C exits 130, neither prints a traceback;
     text that cannot be encoded (lone surrogates from arguments that are not UTF-8) never stops output."""
     _robust_streams()
@@ -366,3 +367,6 @@ def _robust_streams() -> None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
         elif isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="jmsctl-unencodable")
+
+
+_end_starting(_starting)  # this module loaded (its classes too): Ctrl-C is KeyboardInterrupt again, which main catches

@@ -306,11 +306,12 @@ def _compare(url: str, queue: str, selector: str, dialect: str | None, options: 
             _compiled(judged, chosen, "--selector")
             selected = list(conn.browse(queue, selector))
             everything = list(conn.browse(queue))
+            uncarried = frozenset(getattr(conn, "uncarried", ()))
     except brokers.BrokerError as exc:
         fail(str(exc))
     except cleanup.Stopped as stop:
         _stopped(stop, "nothing compared")
-    result = compare(selected, everything, judged, chosen)
+    result = compare(selected, everything, judged, chosen, uncarried)
     _notes(options)
     w = sys.stdout.write
     w(f"{url} {queue}: browsed {result.browsed}; the broker selected {result.broker_selected}, "
@@ -323,8 +324,12 @@ def _compare(url: str, queue: str, selector: str, dialect: str | None, options: 
         w(f"{result.unmatched} selected by the broker were not in the unselected browse (the queue changed between the browses)\n")
     if result.without_id:
         w(f"{result.without_id} messages without a JMSMessageID were not compared\n")
+    if result.uncarried:
+        it = "them" if len(result.uncarried) > 1 else "it"
+        w(f"{' and '.join(result.uncarried)} not compared: STOMP does not carry {it} (the broker selects on {it}, jmsctl judged "
+          f"without {it}): {result.left_out} message{'s' if result.left_out != 1 else ''} on which the two differ left out\n")
     if result.differences and chosen == "activemq" and not judged.startswith(CONVERT_PREFIX):
-        cached = compare(selected, everything, CONVERT_PREFIX + selector, chosen)
+        cached = compare(selected, everything, CONVERT_PREFIX + selector, chosen, uncarried)
         if not cached.differences:
             w(f"every difference goes under the converting reading ({CONVERT_PREFIX}{selector}), which a STOMP client's "
               "subscription gets: ActiveMQ caches a selector's parse under its text without that prefix, so a STOMP client "
