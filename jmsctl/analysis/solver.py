@@ -35,7 +35,7 @@ import orjson
 import z3
 
 from jmsctl import selector as sel
-from jmsctl.analysis import smt
+from jmsctl.analysis import pairwise, smt
 from jmsctl.analysis.budget import DEFAULT_RLIMIT, Budget, solve, subproblems
 from jmsctl.analysis.encoded import ENCODED
 from jmsctl.analysis.witness_message import doc as _doc
@@ -168,7 +168,9 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
     (probes, or the solver's witness for ``never``), merged, and judged by the engine; over disjoint
     names the two are independent, so the answer is the two ``never`` answers (each within
     its own budget): both select a message (merged) or one selects none (proved); else the probes of the
-    pair, a proof that one selects nothing, and last the solver on the pair."""
+    pair, a proof that one selects nothing, and last the solver on the pair. In Jakarta's reading a pair
+    on shared names also gets pairwise.py's steps: a proof from each name's kind and each operand
+    pair's order, before the probes; messages repaired or completed, before the solver."""
     def ask(probes: int | None = None) -> Answer:
         return _ask([a, b], dialect, Budget(rlimit, timeout), domain, lambda ts: z3.And(ts[0][0], ts[1][0]), _both_true, "disjoint",
                     "overlap", probes)
@@ -185,7 +187,7 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
     found = _merged(pa, pb)
     if found is not None:
         return found
-    if dialect == "jakarta" and not pa.names.isdisjoint(pb.names) and _never_together(pa, pb):
+    if dialect == "jakarta" and not pa.names.isdisjoint(pb.names) and pairwise.never_together(pa, pb):  # shared names (pairwise.py)
         return Proof("disjoint")
     if pa.names.isdisjoint(pb.names):  # independent: both TRUE at once exactly when each is TRUE alone
         open_ = [p for p in (pa, pb) if not p.selects]  # a message it selects is known: not "never"
@@ -214,17 +216,10 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
             if found is not None:
                 return found
     found = _merged(pa, pb, aligned=True)  # last before the solver: a shared name given another of the message's values
-    if found is None and dialect == "jakarta":
-        found = _extended(pa, pb, timeout)
+    if found is None and dialect == "jakarta":  # a message repaired by the engine's arithmetic, or completed by the solver
+        judge = functools.partial(_judged, pa, pb)
+        found = pairwise.repaired(pa, pb, judge) or pairwise.extended(pa, pb, lambda p: _encoded(p, smt.Message()), judge, timeout)  # type: ignore[arg-type]
     return found if found is not None else ask(probes=0)
-
-
-def _never_together(a: _Prepared, b: _Prepared) -> bool:
-    """Proved from kinds.py's abstraction (each name's kind, each pair of operands' order)."""
-    from jmsctl.analysis import kinds
-
-    ka, kb = kinds.abstraction(a.ast), kinds.abstraction(b.ast)
-    return ka is not None and kb is not None and kinds.never_together([ka, kb])
 
 
 def _both_true(v: Sequence[str]) -> bool:
@@ -488,26 +483,6 @@ def _judged(a: _Prepared, b: _Prepared, m: Message) -> Witness | None:
     doc = _doc(m)
     verdicts = _verdicts(compiled, read_witness(doc))
     return Witness("overlap", doc, verdicts, (a.text, b.text)) if _both_true(verdicts) else None
-
-
-EXTENDED = 2  # messages of each selector completed with the other's names (extend.py)
-
-
-def _extended(a: _Prepared, b: _Prepared, timeout: float) -> Witness | None:
-    """A message one selects, its shared names fixed, the other's own names solved (extend.py)."""
-    from jmsctl.analysis import extend
-
-    for fixed, free in sorted(((a, b), (b, a)), key=lambda pair: -pair[0].size):  # the larger one's message first
-        try:
-            tri = _encoded(free, smt.Message())
-        except smt.Unsupported:
-            continue
-        if free.ast is not None:
-            for m in extend.completed(fixed.selects[:EXTENDED], free.ast, tri[0], free.names, fixed.names, timeout):
-                found = _judged(a, b, m)
-                if found is not None:
-                    return found
-    return None
 
 
 def readings_differ(text: str, a: str, b: str, timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY, *,

@@ -1,0 +1,169 @@
+"""Witnesses by repair: messages that nearly make a pair of selectors TRUE, changed one atom at a
+time by the engine's own arithmetic: a property compared with `=` (or `<=`, `>=`, BETWEEN's low
+end) to an expression gets the value the expression has on the message; a property read as a
+condition gets TRUE (FALSE under NOT); an operand absent from the expression is given 1 first.
+
+`b = -d - 0.1 OR s = (f)` beside `1.5f - f - 10L NOT BETWEEN -JMSDeliveryMode AND +t AND s`: the
+second's message has s TRUE (so `s = f` cannot hold), d gets 1 and b then -1.1. The solver spent
+seconds of floating-point terms on pairs like these and gave up; the engine computes -1.1 at once.
+Nothing here is a proof: every message is only a candidate, judged by the caller (the engine on
+both selectors after the dump format's round trip), and a failed search says nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+from jmsctl.analysis.smt import FIXED_TYPES, HEADER_TYPES
+from jmsctl.messages.model import Message
+from jmsctl.selector import nodes as n
+from jmsctl.values import BOOLEAN, INT, RANGES, TYPE_ERROR, TypedValue, Value, arithmetic, negate, unary_plus
+
+MAX_CANDIDATES = 160  # messages judged at most for one pair (each a few engine evaluations)
+ROUNDS = 3  # repairs in a row
+FILL: TypedValue = (INT, 1)  # an absent operand's first value: not 0, which a divisor must avoid
+
+Repair = tuple[str, n.Node | TypedValue]  # a property, and the expression (or the value) it gets
+
+
+ONE = n.Literal((INT, 1))
+NEGATED = {"=": "<>", "<>": "=", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
+
+
+def solved_for(side: n.Node, target: n.Node) -> list[Repair]:
+    """(property, expression) for each property of ``side`` that, given the expression's value,
+    makes ``side`` equal ``target`` in exact arithmetic: sums, differences, products, quotients and
+    signs inverted (`JMSXGroupSeq = f * t - s`: s gets f * t - JMSXGroupSeq). Rounding and integer
+    division may spoil it: the engine judges every candidate."""
+    if isinstance(side, n.Identifier):
+        return [(side.name, target)] if side.name not in HEADER_TYPES else []
+    if isinstance(side, n.Unary):
+        return solved_for(side.operand, target if side.op == "+" else n.Unary("-", target))
+    if not isinstance(side, n.Arithmetic):
+        return []
+    left, right, op = side.left, side.right, side.op
+    inverse = {"+": ("-", "-"), "-": ("+", None), "*": ("/", "/"), "/": ("*", None)}[op]
+    out = solved_for(left, n.Arithmetic(inverse[0], target, right))
+    out += solved_for(right, n.Arithmetic(inverse[1], target, left) if inverse[1] else n.Arithmetic(op, left, target))
+    return out
+
+
+def repairs(asts: Sequence[n.Node | None]) -> list[Repair]:
+    """The atoms of the selectors that a change of one property may make TRUE, in order."""
+    out: dict[tuple[str, object], Repair] = {}
+
+    def add(found: list[Repair]) -> None:
+        for name, source in found:
+            if isinstance(source, tuple) or not any(isinstance(x, n.Identifier) and x.name == name for x in n.walk(source)):
+                out.setdefault((name, source), (name, source))
+
+    def equal(a: n.Node, op: str, b: n.Node) -> None:
+        """Repairs that make ``a op b`` TRUE: a or b solved for b (a), shifted by one where strict."""
+        shift = {"<": "-", ">": "+", "<>": "+"}.get(op)  # a := b, or b - 1 for a < b ...
+        add(solved_for(a, n.Arithmetic(shift, b, ONE) if shift else b))
+        back = {"<": "+", ">": "-", "<>": "+"}.get(op)  # ... b := a, or a + 1 for a < b
+        add(solved_for(b, n.Arithmetic(back, a, ONE) if back else a))
+
+    def walk(node: n.Node, negated: bool) -> None:
+        if isinstance(node, (n.And, n.Or)):
+            for c in n.chain(node):
+                walk(c, negated)
+        elif isinstance(node, n.Not):
+            walk(node.operand, not negated)
+        elif isinstance(node, n.Identifier):
+            if node.name not in HEADER_TYPES:
+                add([(node.name, (BOOLEAN, not negated))])
+        elif isinstance(node, n.Comparison):
+            equal(node.left, NEGATED[node.op] if negated else node.op, node.right)
+        elif isinstance(node, n.Between):
+            if node.negated != negated:  # outside: below the low end or above the high end
+                equal(node.operand, "<", node.low)
+                equal(node.operand, ">", node.high)
+            else:
+                equal(node.operand, ">=", node.low)
+                equal(node.operand, "<=", node.high)
+
+    for ast in asts:
+        if ast is not None:
+            walk(ast, False)
+    return list(out.values())
+
+
+def value(node: n.Node, view: dict[str, TypedValue]) -> Value:
+    """The engine's value of an expression on the message (values.py's arithmetic)."""
+    if isinstance(node, n.Literal):
+        return node.value
+    if isinstance(node, n.Identifier):
+        return view.get(node.name)
+    if isinstance(node, n.Unary):
+        a = value(node.operand, view)
+        return negate(a) if node.op == "-" else unary_plus(a)
+    if isinstance(node, n.Arithmetic):
+        return arithmetic(node.op, value(node.left, view), value(node.right, view))
+    return TYPE_ERROR
+
+
+def _fitted(name: str, v: Value) -> TypedValue | None:
+    """The value as the property may hold it (a JMSX property keeps its type: an integral number
+    in an int's range becomes an int), or None."""
+    if v is None or v is TYPE_ERROR or not isinstance(v, tuple):
+        return None
+    fixed = FIXED_TYPES.get(name)
+    if fixed is None or v[0] is fixed:
+        return v
+    if fixed is INT and v[0].is_numeric and float(v[1]).is_integer():
+        lo, hi = RANGES[INT]
+        if lo <= int(v[1]) <= hi:
+            return (INT, int(v[1]))
+    return None
+
+
+def _applied(m: Message, name: str, source: n.Node | TypedValue) -> Message | None:
+    props = dict(m.properties)
+    if isinstance(source, tuple):
+        new = _fitted(name, source)
+    else:
+        view = m.selector_values()
+        absent = sorted({x.name for x in n.walk(source) if isinstance(x, n.Identifier) and x.name not in view})
+        if any(x in HEADER_TYPES or _fitted(x, FILL) is None for x in absent):
+            return None
+        for x in absent:
+            props[x] = FILL
+        new = _fitted(name, value(source, {**view, **{x: FILL for x in absent}}))
+    if new is None or props.get(name) == new:
+        return None
+    props[name] = new
+    return Message(m.headers, props)
+
+
+def candidates(asts: Sequence[n.Node | None], starts: Sequence[Message]) -> Iterator[Message]:
+    """The starting messages, then each repaired once, then again (ROUNDS), at most MAX_CANDIDATES."""
+    fixes = repairs(asts)
+    seen: set[str] = set()
+    frontier = list(starts)
+    count = 0
+    for _ in range(ROUNDS + 1):
+        following: list[Message] = []
+        for m in frontier:
+            key = repr((sorted(m.headers.items()), sorted(m.properties.items())))
+            if key in seen:
+                continue
+            seen.add(key)
+            yield m
+            count += 1
+            if count >= MAX_CANDIDATES:
+                return
+            following += [r for name, source in fixes if (r := _applied(m, name, source)) is not None]
+        frontier = following
+
+
+def repaired(asts: Sequence[n.Node | None], starts: Sequence[Message], judge: Callable[[Message], object]) -> object | None:
+    """The first candidate ``judge`` accepts (what it returns), or None."""
+    for m in candidates(asts, starts):
+        found = judge(m)
+        if found is not None:
+            return found
+    return None
+
+
+__all__ = ["candidates", "repaired", "repairs", "value"]
