@@ -24,7 +24,7 @@ BRIDGE = Path(__file__).parent / "java" / "JmsctlBridge.java"
 JVM_FLAGS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k")
 
 _jvm_lock = threading.Lock()
-_bridges: dict[str, Any] = {}
+_bridges: list[tuple[str, Any, Any]] = []  # (API, class loader, JmsctlBridge): one per loader
 
 
 def _import_jpype() -> Any:
@@ -108,14 +108,15 @@ def _bridge(jpype: Any, target: Target, loader: Any, classpath: list[str]) -> An
     if api is None:
         raise BrokerError(f"{target.url}: no JMS API (javax.jms or jakarta.jms) in the classpath {':'.join(classpath) or '(empty)'}: "
                           "give the provider's client jars with --classpath or JMSCTL_CLASSPATH")
-    key = f"{api}:{id(loader)}"
-    if key in _bridges:
-        return _bridges[key]
+    for known, known_loader, bridge in _bridges:
+        if known == api and known_loader == loader:  # a Java object's equals: a class loader's identity (a new proxy each call)
+            return bridge
     directory = _compiled(target, api, classpath)
     url = jpype.JClass("java.io.File")(str(directory)).toURI().toURL()
     bridge_loader = jpype.JClass("java.net.URLClassLoader")([url], loader)
-    _bridges[key] = jpype.JClass("JmsctlBridge", loader=bridge_loader)
-    return _bridges[key]
+    bridge = jpype.JClass("JmsctlBridge", loader=bridge_loader)
+    _bridges.append((api, loader, bridge))
+    return bridge
 
 
 def _compiled(target: Target, api: str, classpath: list[str]) -> Path:

@@ -19,22 +19,23 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
-from typing import Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 import orjson
 import typer
 
 from jmsctl import brokers, cleanup
-from jmsctl import selector as sel
 from jmsctl.cli.errors import fail, say
 from jmsctl.cli.options import DIALECT_HELP, Dialect, from_format, max_record_size, writer_format
 from jmsctl.cli.render import Source, is_terminal
 from jmsctl.cli.selecting import compiled, quiet_option
 from jmsctl.messages import formats
 from jmsctl.messages.encode import message_json
-from jmsctl.messages.loader import InputError, read_records
 from jmsctl.messages.model import Message
 from jmsctl.outputs import OutputError, open_output
+
+if TYPE_CHECKING:  # the selector package loads when a selector is compiled (--where, --compare): a plain browse needs none
+    from jmsctl import selector as sel
 
 URL_HELP = "stomp://HOST:PORT, stomps://HOST:PORT (TLS), or PROVIDER:URL through the provider's JMS client (activemq:tcp://HOST:61616)."
 CREDENTIALS = "Credentials: JMSCTL_USER and JMSCTL_PASSWORD, else the netrc entry of the broker's host."
@@ -451,6 +452,7 @@ def _stopped(stop: cleanup.Stopped, done: str) -> NoReturn:
 
 def _read_all(files: list[str], source_format: str | None, max_size: int) -> list[Message]:
     """Every message of every file, or exit 2 naming the records that cannot be read (nothing sent)."""
+    from jmsctl.messages.loader import InputError, read_records  # send's reader: browse and watch need none
     from jmsctl.messages.rejections import Rejections
 
     messages: list[Message] = []
