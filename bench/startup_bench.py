@@ -5,8 +5,8 @@
     python bench/startup_bench.py --json       # the figures as JSON
     python bench/startup_bench.py --compare ../main   # also another checkout, measured in the same run
 
-Each command is run as a person types it (the ``jmsctl`` console script next to this interpreter, or
-``python -m jmsctl`` without one), bytecode compiled first (as pip leaves an install). Reported: median
+Each command is run as a person types it: the ``jmsctl`` console script that ``pip install`` writes for
+the checkout's entry point (pyproject.toml), bytecode compiled first (as pip leaves an install). Reported: median
 and mean wall (hyperfine), mean CPU (user + sys, which the machine's load moves less than the wall), the
 target and PASS/MISS, then the ten costliest imports (``python -X importtime``, cumulative) of each and
 which heavy modules (z3, pyspark, JPype, msgspec, lark, rich) the command loaded. The load average is
@@ -20,6 +20,7 @@ import argparse
 import compileall
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -39,9 +40,20 @@ COMMANDS: list[tuple[str, list[str], dict[str, str], float]] = [
 ]
 
 
-def jmsctl_argv() -> list[str]:
-    script = Path(sys.executable).parent / "jmsctl"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "jmsctl"]
+def jmsctl_argv(root: Path, directory: Path) -> list[str]:
+    """The ``jmsctl`` console script as ``pip install`` writes it for ROOT's pyproject.toml entry point,
+    written into ``directory`` (the one installed beside the interpreter may name another checkout's entry
+    point: jmsctl.cli.entry since issue 36, jmsctl.cli.app before); ``python -m jmsctl`` without one."""
+    found = re.search(r'^jmsctl = "([\w.]+):(\w+)"', (root / "pyproject.toml").read_text(encoding="utf-8"), re.M)
+    if found is None:
+        return [sys.executable, "-m", "jmsctl"]
+    module, func = found.groups()
+    directory.mkdir(parents=True, exist_ok=True)
+    script = directory / "jmsctl"
+    script.write_text(f"#!{sys.executable}\nimport sys\nfrom {module} import {func}\nif __name__ == '__main__':\n"
+                      f"    sys.argv[0] = sys.argv[0].removesuffix('.exe')\n    sys.exit({func}())\n")
+    script.chmod(0o755)
+    return [str(script)]
 
 
 def environment(root: Path = ROOT) -> dict[str, str]:
@@ -97,7 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     other = Path(args.compare).resolve() if args.compare else None
     for root in (ROOT, other) if other else (ROOT,):
         compileall.compile_dir(str(root / "jmsctl"), quiet=1)
-    base = jmsctl_argv()
+    scripts = Path(tempfile.mkdtemp(prefix="jmsctl-startup-"))
+    base = jmsctl_argv(ROOT, scripts / "this")
+    theirs_argv = jmsctl_argv(other, scripts / "other") if other else base
     load_before = os.getloadavg()
     results = []
     baseline = hyperfine([sys.executable, "-c", "pass"], {}, args.runs, args.warmup)
@@ -107,9 +121,10 @@ def main(argv: list[str] | None = None) -> int:
         results.append({"command": name, "target_ms": target, **{k: v * 1000 for k, v in timing.items()}, "imports": profile,
                         "verdict": "PASS" if timing["median"] * 1000 <= target else "MISS"})
         if other is not None:
-            theirs = hyperfine(base + rest, extra, args.runs, args.warmup, other)
+            theirs = hyperfine(theirs_argv + rest, extra, args.runs, args.warmup, other)
             results[-1]["compare"] = {k: v * 1000 for k, v in theirs.items()}
     load_after = os.getloadavg()
+    shutil.rmtree(scripts, ignore_errors=True)
     doc = {"python_pass_ms": {k: v * 1000 for k, v in baseline.items()}, "load_before": load_before, "load_after": load_after,
            "cpus": os.cpu_count(), "runs": args.runs, "results": results}
     if args.json:

@@ -42,7 +42,10 @@ if _command_line():
         pass
 
 from importlib import import_module  # noqa: E402
-from typing import Any  # noqa: E402
+
+TYPE_CHECKING = False  # typing itself is not imported: 2 ms of every start-up, --version's included
+if TYPE_CHECKING:
+    from typing import Any
 
 _EXPORTS = {
     "compile": "jmsctl.selector",
