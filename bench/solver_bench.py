@@ -112,6 +112,7 @@ def run_pairs(texts: list[str], count: int, timeout: float, max_seconds: float =
     pairs = list(itertools.combinations(chosen, 2))
     name = f"overlap, every pair of {len(chosen)} selectors"
     times: list[float] = []
+    cpu: list[float] = []  # CPU time per pair (the process's): what the load does not stretch
     outcomes: Counter[str] = Counter()
     wall0, cpu0 = time.perf_counter(), time.process_time()
     stopped = None
@@ -121,11 +122,13 @@ def run_pairs(texts: list[str], count: int, timeout: float, max_seconds: float =
             if max_seconds and time.perf_counter() - wall0 > max_seconds:
                 stopped = f"--max-seconds {max_seconds:g} reached"
                 break
+            c0 = time.process_time()
             dt, answer = timed(lambda a=a, b=b: solver.overlap(a, b, "jakarta", timeout, rlimit=RLIMIT))
+            cpu.append(time.process_time() - c0)
             times.append(dt)
             outcomes[kind(answer)] += 1
             if out is not None:
-                out.write(json.dumps({"a": a, "b": b, "answer": answer.result, "ms": round(1000 * dt, 3),
+                out.write(json.dumps({"a": a, "b": b, "answer": answer.result, "ms": round(1000 * dt, 3), "cpu_ms": round(1000 * cpu[-1], 3),
                                       "reason": getattr(answer, "reason", None)}) + "\n")
             if every and len(times) % every == 0:
                 progress(summary(name, times, outcomes), len(pairs), wall0, cpu0)
@@ -134,7 +137,10 @@ def run_pairs(texts: list[str], count: int, timeout: float, max_seconds: float =
     finally:
         if out is not None:
             out.close()
-    row = summary(name, times, outcomes, pairs=len(pairs), wall_s=time.perf_counter() - wall0, cpu_s=time.process_time() - cpu0)
+    by_cpu = summary(name, cpu, outcomes)
+    row = summary(name, times, outcomes, pairs=len(pairs), wall_s=time.perf_counter() - wall0, cpu_s=time.process_time() - cpu0,
+                  cpu_median_ms=by_cpu["median_ms"], cpu_p99_ms=by_cpu["p99_ms"], cpu_max_ms=by_cpu["max_ms"],
+                  over_100ms=sum(t > 0.1 for t in times), cpu_over_100ms=sum(t > 0.1 for t in cpu))
     if stopped:
         row["stopped"] = f"{stopped} after {len(times)} of {len(pairs)} pairs"
     return row
@@ -314,6 +320,8 @@ def main() -> None:
               f"{r['total_s']:>7.1f}s  {r['answers']}")
         if "wall_s" in r:
             print(f"{'':52} wall {r['wall_s']:.1f} s, CPU {r['cpu_s']:.1f} s" + (f"; {r['stopped']}" if "stopped" in r else ""))
+            print(f"{'':52} CPU per pair: median {r['cpu_median_ms']:.2f} ms, p99 {r['cpu_p99_ms']:.1f} ms, max {r['cpu_max_ms']:.0f} ms; "
+                  f"over 100 ms: {r['over_100ms']} pairs wall, {r['cpu_over_100ms']} CPU")
 
 
 if __name__ == "__main__":

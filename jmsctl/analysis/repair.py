@@ -17,11 +17,12 @@ from collections.abc import Callable, Iterator, Sequence
 from jmsctl.analysis.smt import FIXED_TYPES, HEADER_TYPES
 from jmsctl.messages.model import Message
 from jmsctl.selector import nodes as n
-from jmsctl.values import BOOLEAN, INT, RANGES, TYPE_ERROR, TypedValue, Value, arithmetic, negate, unary_plus
+from jmsctl.values import BOOLEAN, INT, LONG, RANGES, TYPE_ERROR, TypedValue, Value, arithmetic, negate, unary_plus
 
 MAX_CANDIDATES = 160  # messages judged at most for one pair (each a few engine evaluations)
 ROUNDS = 3  # repairs in a row
 FILL: TypedValue = (INT, 1)  # an absent operand's first value: not 0, which a divisor must avoid
+HEADER_FILL: dict[str, TypedValue] = {"JMSPriority": (INT, 4), "JMSTimestamp": (LONG, 1)}  # an absent header's
 
 Repair = tuple[str, n.Node | TypedValue]  # a property, and the expression (or the value) it gets
 
@@ -123,13 +124,17 @@ def _applied(m: Message, name: str, source: n.Node | TypedValue) -> Message | No
     if isinstance(source, tuple):
         new = _fitted(name, source)
     else:
-        view = m.selector_values()
-        absent = sorted({x.name for x in n.walk(source) if isinstance(x, n.Identifier) and x.name not in view})
-        if any(x in HEADER_TYPES or _fitted(x, FILL) is None for x in absent):
-            return None
-        for x in absent:
-            props[x] = FILL
-        new = _fitted(name, value(source, {**view, **{x: FILL for x in absent}}))
+        view, headers = dict(m.selector_values()), dict(m.headers)
+        for x in sorted({x.name for x in n.walk(source) if isinstance(x, n.Identifier) and x.name not in view}):
+            if x in HEADER_FILL:
+                headers[x] = HEADER_FILL[x][1]
+                view[x] = HEADER_FILL[x]
+            elif x in HEADER_TYPES or _fitted(x, FILL) is None:
+                return None
+            else:
+                props[x] = view[x] = FILL
+        new = _fitted(name, value(source, view))
+        m = Message(headers, m.properties)
     if new is None or props.get(name) == new:
         return None
     props[name] = new
