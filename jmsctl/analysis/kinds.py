@@ -48,18 +48,10 @@ def kind_of(t: JType | None) -> K:
     return K.I64 if t is LONG else K.F32 if t is FLOAT else K.F64 if t is DOUBLE else K.I32
 
 
-_SHARED: dict[object, z3.ExprRef] = {}  # (operands) -> their unknown, process-wide
-_IDS = itertools.count()  # never restarted: an unknown made before a clear keeps its own meaning
-MAX_SHARED = 50_000
-
-
-def _shared(key: object, make: type) -> z3.ExprRef:
-    found = _SHARED.get(key)
-    if found is None:
-        if len(_SHARED) >= MAX_SHARED:
-            _SHARED.clear()
-        found = _SHARED[key] = make(f"kinds!{next(_IDS)}")
-    return found
+def _shared(key: tuple[object, ...], make: type) -> z3.ExprRef:
+    """The unknown of a key of AST nodes, named by its repr (exact: spans are left out, values and
+    strings written as Python writes them): the same unknown in every selector and every process."""
+    return make(f"kinds!{key!r}")
 
 
 def _and(*fs: z3.BoolRef) -> z3.BoolRef:
@@ -165,7 +157,7 @@ class Abstraction:
             return _and(v[K.BOOL], b), _or([_and(v[K.BOOL], z3.Not(b)), other])
         raise Unsupported(f"not a condition: {type(node).__name__}")
 
-    def _string_test(self, operand: n.Node, negated: bool, key: object) -> Tri:
+    def _string_test(self, operand: n.Node, negated: bool, key: tuple[object, ...]) -> Tri:
         g = self.value(operand).get(K.STR)
         if g is None:
             return FALSE_F, FALSE_F  # NULL and every other kind: UNKNOWN
@@ -175,10 +167,10 @@ class Abstraction:
 
     def compare(self, op: str, left: n.Node, right: n.Node) -> Tri:
         a, b = self.value(left), self.value(right)
-        if (left, right) not in _SHARED and (right, left) in _SHARED:  # the same two operands met the other way round
+        if repr(left) > repr(right):  # one orientation for the two operands, wherever they meet
             left, right, op = right, left, {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
             a, b = b, a
-        order = _shared((left, right), z3.Int)
+        order = _shared(("order", left, right), z3.Int)
         hit = {"=": order == EQ, "<>": order != EQ, "<": order == LT, ">": order == GT,
                "<=": z3.Or(order == LT, order == EQ), ">=": z3.Or(order == GT, order == EQ)}[op]
         trues: list[z3.BoolRef] = []
