@@ -13,10 +13,10 @@ by jmsctl's engine for the dialect after a round trip through the dump format) o
 whose engine verdicts differ from the solver's model raises ``WitnessRejected``: that is a bug in
 the encoding, never an answer.
 
-The ``jakarta`` and ``ibm`` readings are encoded exactly (smt.py). The broker dialects
-(``activemq``, ``artemis``) are not: their questions on one property compared with numbers are
-decided on onename.py's messages by the broker evaluator; others get a witness from the
-portability lint's bounded search, evaluated by the broker evaluator, or ``Unknown``.
+The ``jakarta`` and ``ibm`` readings are encoded exactly (smt.py), the broker dialects
+(``activemq``, ``artemis``) by broker_encoding.py (boxed Java values, their exceptions "not
+delivered"); a broker selector it does not state (a name ActiveMQ reads from message fields,
+STOMP's conversion prefix) gets the bounded search, evaluated by the broker evaluator, or ``Unknown``.
 
 The solver's budget is ``rlimit``, z3's resource units (budget.py): the same question gets the same
 answer at any load. ``timeout`` (seconds) is only an outer guard; an ``Unknown`` it caused says so.
@@ -37,7 +37,7 @@ import z3
 from jmsctl import selector as sel
 from jmsctl.analysis import pairwise, smt
 from jmsctl.analysis.budget import DEFAULT_RLIMIT, Budget, solve, subproblems
-from jmsctl.analysis.encoded import ENCODED
+from jmsctl.analysis.encoded import BROKER_ENCODED, ENCODED, SOLVED
 from jmsctl.analysis.witness_message import doc as _doc
 from jmsctl.analysis.witness_message import message as _message
 from jmsctl.analysis.witness_message import read_witness
@@ -263,7 +263,7 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
     ``dialect`` is one for every selector, or one per selector (two readings of one text)."""
     each = [dialect] * len(texts) if isinstance(dialect, str) else list(dialect)
     prepared = [_prepared(t, d) for t, d in zip(texts, each, strict=True)]
-    encoded = all(d in ENCODED for d in each)
+    encoded = all(d in SOLVED for d in each)
     if domain is smt.ANY and all(_exactly(p) for p in prepared):  # one name compared with numbers: a few messages decide (onename.py)
         exact = _exact(prepared, confirmed, found, claim)
         if exact is not None:
@@ -273,7 +273,7 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
     if probed is not None:
         return probed
     if not encoded:
-        names = ", ".join(sorted({d for d in each if d not in ENCODED}))
+        names = ", ".join(sorted({d for d in each if d not in SOLVED}))
         return Unknown(f"the {names} dialect's evaluation is not encoded for the solver, and the bounded search found no witness")
     size = sum(p.size for p in prepared)
     if size > MAX_NODES:  # the encoding alone would outlast any budget: the bounded search first, as for a broker dialect
@@ -286,6 +286,9 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
     try:
         tris = [_encoded(p, ctx_message) for p in prepared]
     except smt.Unsupported as exc:
+        if any(d in BROKER_ENCODED for d in each):  # a broker reading not encoded: the bounded search is all there is
+            probed = _probe(prepared, confirmed, found, domain, SEARCH, present) if count < SEARCH else None
+            return probed or Unknown(f"{exc}; the bounded search of {SEARCH:,} messages found no witness")
         return Unknown(str(exc))
     formula = z3.And(*ctx_message.constraints, counterexample(tris))
     outcome = solve(formula, ctx_message, smt.hot_names([p.ast for p in prepared]), budget, present)
@@ -297,6 +300,9 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
     message, doc = _message(values)
     verdicts = tuple(_engine_verdict(t, d, message) for t, d in zip(texts, each, strict=True))
     if verdicts != expected or not confirmed(verdicts):
+        if any(p.approximate for p in prepared):  # a fresh constant stood in for a value: the model is no witness
+            return Unknown("the solver's model is no witness (the broker encoding over-approximates a String's order or a "
+                           "number's text there), and no proof is claimed")
         raise WitnessRejected(f"the engine's verdicts {verdicts} on {orjson.dumps(doc).decode()} are not the solver's {expected} "
                               f"for {list(texts)!r} ({each})")
     from jmsctl.analysis.witness import plain_strings
@@ -367,6 +373,7 @@ class _Prepared:
     size: int
     compiled: sel.Selector
     tri: smt.Tri | None = None
+    approximate: bool = False  # broker_encoding.py put a fresh constant for some value
     unsupported: str | None = None
     probed: bool = False
     selects: list[Message] = field(default_factory=list)  # messages it selects, as read back from the format
@@ -396,7 +403,12 @@ def _encoded(p: _Prepared, message: smt.Message) -> smt.Tri:
     """The selector's (is TRUE, is FALSE), encoded on first use; its names' slots joined to ``message``."""
     if p.tri is None and p.unsupported is None:
         try:
-            p.tri = smt.Encoder(smt.Message(), ibm=dialects.get(p.dialect).ibm_whole_false).selector(p.ast)
+            if p.dialect in BROKER_ENCODED:
+                from jmsctl.analysis import broker_encoding
+
+                p.tri, p.approximate = broker_encoding.encode(p.ast, dialects.get(p.dialect).for_selector(p.text))
+            else:
+                p.tri = smt.Encoder(smt.Message(), ibm=dialects.get(p.dialect).ibm_whole_false).selector(p.ast)
         except smt.Unsupported as exc:
             p.unsupported = str(exc)
     if p.tri is None:

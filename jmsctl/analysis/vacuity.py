@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 
 from jmsctl import selector as sel
 from jmsctl.analysis import witness as w
-from jmsctl.analysis.encoded import CHECK_RLIMIT, ENCODED, GUARD_SECONDS
+from jmsctl.analysis.encoded import CHECK_RLIMIT, ENCODED, GUARD_SECONDS, SOLVED
 from jmsctl.diagnostics import Diagnostic, Span, warning
 from jmsctl.selector import nodes as n
 from jmsctl.values import DOUBLE
@@ -30,7 +30,7 @@ MAX_LENGTH = 20_000  # characters: longer selectors are not even parsed again fo
 
 def diagnostics(text: str, dialect: str = "jakarta", timeout: float = DEFAULT_TIMEOUT, rlimit: int = CHECK_RLIMIT) -> list[Diagnostic]:
     """W040 / W041 for a valid selector (nothing for an invalid or empty one, or a dialect not encoded)."""
-    if dialect not in ENCODED or timeout <= 0 or len(text) > MAX_LENGTH:
+    if dialect not in SOLVED or timeout <= 0 or len(text) > MAX_LENGTH:
         return []
     analysis = sel.analyze(text, dialect)
     if not analysis.valid or analysis.ast is None or len(n.walk(analysis.ast)) > MAX_NODES:
@@ -87,7 +87,7 @@ Lint = Callable[[str, tuple[Diagnostic, ...]], tuple[Diagnostic, ...]]
 
 def with_vacuity(lint: Lint | None, dialect: str, timeout: float) -> Lint | None:
     """``lint`` (or the selector's own diagnostics) followed by W040 / W041."""
-    if dialect not in ENCODED or timeout <= 0:
+    if dialect not in SOLVED or timeout <= 0:
         return lint
 
     def combined(text: str, own: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
