@@ -15,6 +15,8 @@ from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
 from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, STRING, tri_name
 
+RLIMIT = 3_000_000  # z3's units per check: a message's verdict normally takes a few thousand
+
 
 def _fix(slot: smt.Slot, value: Any) -> list[z3.BoolRef]:
     t = None if value is None else value[0]
@@ -41,7 +43,7 @@ def _fix(slot: smt.Slot, value: Any) -> list[z3.BoolRef]:
 
 def encoded_verdicts(text: str, dialect: str, values: dict[str, Any]) -> set[str] | None:
     """{"TRUE"}, {"FALSE"}, both (approximate), or None when the message lies outside the solver's
-    message domain (a header value the slots do not allow)."""
+    message domain (a header value the slots do not allow) or z3 spent RLIMIT."""
     ast = sel.analyze(text, dialect).ast
     message = smt.Message()
     tri, _ = broker_encoding.encode(ast, dialects.get(dialect).for_selector(text), message)
@@ -51,6 +53,7 @@ def encoded_verdicts(text: str, dialect: str, values: dict[str, Any]) -> set[str
         if name in message.slots:
             fixes += _fix(message.slots[name], values.get(name))
     s = z3.Solver()
+    s.set("rlimit", RLIMIT)
     s.add(*message.constraints, *fixes)
     if s.check() != z3.sat:
         return None
@@ -58,7 +61,10 @@ def encoded_verdicts(text: str, dialect: str, values: dict[str, Any]) -> set[str
     for verdict, f in (("TRUE", tri[0]), ("FALSE", tri[1])):
         s.push()
         s.add(f)
-        if s.check() == z3.sat:
+        outcome = s.check()
+        if outcome == z3.unknown:  # a value's bits too costly for the per-message budget: no verdict
+            return None
+        if outcome == z3.sat:
             out.add(verdict)
         s.pop()
     return out

@@ -29,10 +29,10 @@ artemis/selector/filter/`` (a fork of the same classes; line numbers are AMQ's u
   in comparisons stops at FALSE (TRUE) and goes on past NULL; an exception ends all of it.
 
 A condition is (TRUE, FALSE, THROW), exclusive; NULL is none of them. The selector's verdict is
-TRUE exactly when matches() is true and nothing threw. Three things have no exact formula and are
-over-approximated by a fresh constant (an existential, so "unsat" stays a proof): the text of a
-Float/Double concatenated to a String, and the order of two Strings where UTF-16's order differs
-from code points'; a "sat" through one is confirmed by the engine or answered as unknown
+TRUE exactly when matches() is true and nothing threw. Three things have no cheap exact formula
+and are over-approximated by a fresh constant (an existential, so "unsat" stays a proof): the text
+of a Float/Double concatenated to a String, ``%`` on a long or floating operand (fmod), and the order of
+two Strings where UTF-16's order differs from code points'; a "sat" through one is confirmed by the engine or answered as unknown
 (``Encoding.approximate``). What is not encoded raises smt.Unsupported (the solver then searches):
 names whose value the broker takes from message fields (ActiveMQ's JMSX*, JMSMessageID, destinations,
 JMSExpiration), and the STOMP conversion prefix (String-to-number ``valueOf``).
@@ -47,6 +47,7 @@ from typing import Any
 import z3
 
 from jmsctl.analysis import smt
+from jmsctl.analysis.broker_like import like_regex
 from jmsctl.analysis.smt import F32S, F64S, FALSE_F, RNE, TRUE_F, string_val
 from jmsctl.selector import nodes as n
 from jmsctl.selector.dialects import Dialect
@@ -280,7 +281,7 @@ class Encoding:
 
     def _like(self, node: n.Like) -> Cond:
         v = self.value(node.operand)
-        rx = _like_regex(node)
+        rx = like_regex(node)
         other = _or([g for _, g, _ in v.others(J.NULL, J.THROW, J.STR)])
         t, f = FALSE_F, other
         if J.STR in v.cases:
@@ -370,6 +371,30 @@ class Encoding:
                         z3.And(_has(a, _ABOVE_SURROGATES), _has(b, _SUPPLEMENTARY)))
         return z3.If(differs, z3.FreshBool("utf16"), a < b)
 
+    def _fmod(self, ka: J, va: Any, kb: J, vb: Any) -> Any:
+        """Java's double ``%`` (C's fmod) of a long or a floating value: z3's IEEE remainder costs
+        minutes, so a fresh double stands in, held to what fmod gives: NaN for a NaN or infinite
+        dividend or a NaN or zero divisor, the dividend itself for an infinite divisor or a zero
+        dividend, else a number below |y|, zero or of x's sign (an integral operand's tests on its bits)."""
+        self.approximate = True
+        r = z3.FreshConst(F64S, "fmod")
+        x_int, y_int = ka in INTEGRAL or ka is J.BIG, kb in INTEGRAL or kb is J.BIG
+        x, y = _double(ka, va), _double(kb, vb)
+        x_zero = (va == 0) if ka in INTEGRAL else z3.fpIsZero(x)
+        x_neg = (va < 0) if ka in INTEGRAL else z3.fpIsNegative(x)
+        nan = _or([] if x_int else [z3.fpIsNaN(x), z3.fpIsInf(x)])
+        nan = _or([nan, (vb == 0) if kb in INTEGRAL else z3.fpIsZero(y), *([] if y_int else [z3.fpIsNaN(y)])])
+        bounded = z3.And(z3.Not(z3.fpIsNaN(r)), z3.fpLT(z3.fpAbs(r), z3.fpAbs(y)), z3.Or(z3.fpIsZero(r), z3.fpIsNegative(r) == x_neg))
+        if x_int and y_int:  # the remainder of two integral values is integral
+            bounded = z3.And(bounded, z3.fpRoundToIntegral(z3.RTZ(), r) == r)
+        zero = z3.If(x_neg, z3.fpMinusZero(F64S), z3.fpPlusZero(F64S))  # one of the values r stands for, where r is none
+        rest = z3.If(bounded, r, zero)
+        if not x_int:  # |x| < |y|: x itself (for a long x the conversion would cost more than the answer)
+            rest = z3.If(z3.fpLT(z3.fpAbs(x), z3.fpAbs(y)), x, rest)
+        if not y_int:
+            rest = z3.If(z3.fpIsInf(y), x, rest)
+        return z3.If(nan, z3.fpNaN(F64S), z3.If(x_zero, z3.fpPlusZero(F64S) if x_int else x, rest))
+
     # ----- values -------------------------------------------------------------------------------
 
     def value(self, node: n.Node) -> Val:
@@ -428,9 +453,12 @@ class Encoding:
                     out.add(g, J.STR, z3.Concat(va, self._text(kb, vb)))
                 elif ka not in (*NUMBERS, J.BIG) or kb not in (*NUMBERS, J.BIG):
                     out.add(g, J.THROW)  # asNumber() (177-183), or no numeric left operand (50, 65, ...)
-                elif op in ("/", "%"):  # divide(), mod(): in double (155-161)
-                    x, y = _double(ka, va), _double(kb, vb)
-                    out.add(g, J.DOUBLE, z3.fpDiv(RNE, x, y) if op == "/" else _fmod(x, y))
+                elif op == "%" and ka in (J.BYTE, J.SHORT, J.INT) and kb in (J.BYTE, J.SHORT, J.INT):
+                    out.add(g, J.DOUBLE, _int_fmod(va, vb))  # mod(): in double (159-161), exact on ints
+                elif op == "%":
+                    out.add(g, J.DOUBLE, self._fmod(ka, va, kb, vb))
+                elif op == "/":  # divide(): in double (155-157)
+                    out.add(g, J.DOUBLE, z3.fpDiv(RNE, _double(ka, va), _double(kb, vb)))
                 elif J.FLOAT in (ka, kb) or J.DOUBLE in (ka, kb):
                     x, y = _double(ka, va), _double(kb, vb)
                     out.add(g, J.DOUBLE, {"+": z3.fpAdd, "-": z3.fpSub, "*": z3.fpMul}[op](RNE, x, y))
@@ -480,13 +508,12 @@ def _integral(kind: J, v: Any, to: J) -> Any:
     return _convert(kind, v, to)
 
 
-def _fmod(x: Any, y: Any) -> Any:
-    """Java's double ``%`` (C's fmod, the sign of the dividend) from IEEE's remainder (the nearest
-    quotient): where their signs differ, fmod is the remainder plus |y| toward x's sign, exactly."""
-    r = z3.fpRem(x, y)
-    step = z3.If(z3.fpIsNegative(x), z3.fpNeg(z3.fpAbs(y)), z3.fpAbs(y))
-    keep = z3.Or(z3.fpIsZero(r), z3.fpIsNaN(r), z3.fpIsNegative(r) == z3.fpIsNegative(x))
-    return z3.If(keep, r, z3.fpAdd(RNE, r, step))
+def _int_fmod(x: Any, y: Any) -> Any:
+    """Java's double ``%`` of two integers exact as doubles: their truncated remainder, -0.0 for a
+    zero one of a negative dividend, NaN for a zero divisor."""
+    r = z3.SRem(x, y)
+    zero = z3.If(x < 0, z3.fpMinusZero(F64S), z3.fpPlusZero(F64S))
+    return z3.If(y == 0, z3.fpNaN(F64S), z3.If(r == 0, zero, z3.fpSignedToFP(RNE, r, F64S)))
 
 
 def _negate(a: Val) -> Val:
@@ -535,42 +562,6 @@ def _literal(node: n.Literal) -> Val:
     if kind is J.LONG and not LONG_MIN <= v <= LONG_MAX:
         kind = J.BIG
     return _const(kind, _literal_term(kind, v))
-
-
-def _like_regex(node: n.Like) -> z3.ReRef:
-    """The broker's LIKE regex (broker_evaluator.like_regex): the escape character escapes only
-    '_', '%' and itself; an escaped one is written as ``\\x`` and its hex digits."""
-    from jmsctl.selector.dialects.broker_evaluator import like_regex
-
-    assert isinstance(node.pattern, n.Literal)
-    pattern = node.pattern.value[1]
-    escape = node.escape.value[1] if isinstance(node.escape, n.Literal) else None
-    parts: list[z3.ReRef] = []
-    any_char = z3.AllChar(z3.ReSort(z3.StringSort()))
-    for piece in _like_pieces(like_regex(pattern, escape).pattern):
-        parts.append(z3.Star(any_char) if piece is None else any_char if piece == "" else z3.Re(string_val(piece)))
-    if not parts:
-        return z3.Re(z3.StringVal(""))
-    return z3.Concat(*parts) if len(parts) > 1 else parts[0]
-
-
-def _like_pieces(regex: str) -> list[str | None]:
-    """The pieces of like_regex's output: None for ``.*?``, "" for ``.``, else literal text (re.escape'd in it)."""
-    import re
-
-    out: list[str | None] = []
-    for m in re.finditer(r"\.\*\?|\.|\\(.)|(.)", regex, re.DOTALL):
-        if m.group(0) == ".*?":
-            out.append(None)
-        elif m.group(0) == ".":
-            out.append("")
-        else:
-            ch = m.group(1) if m.group(1) is not None else m.group(2)
-            if out and isinstance(out[-1], str) and out[-1] != "":
-                out[-1] += ch
-            else:
-                out.append(ch)
-    return out
 
 
 def encode(ast: n.Node | None, dialect: Dialect, message: smt.Message | None = None) -> tuple[smt.Tri, bool]:

@@ -301,8 +301,8 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
     verdicts = tuple(_engine_verdict(t, d, message) for t, d in zip(texts, each, strict=True))
     if verdicts != expected or not confirmed(verdicts):
         if any(p.approximate for p in prepared):  # a fresh constant stood in for a value: the model is no witness
-            return Unknown("the solver's model is no witness (the broker encoding over-approximates a String's order or a "
-                           "number's text there), and no proof is claimed")
+            return Unknown("the solver's model is no witness (the broker encoding over-approximates a String's order, "
+                           "a number's text or a floating '%' there), and no proof is claimed")
         raise WitnessRejected(f"the engine's verdicts {verdicts} on {orjson.dumps(doc).decode()} are not the solver's {expected} "
                               f"for {list(texts)!r} ({each})")
     from jmsctl.analysis.witness import plain_strings
