@@ -171,6 +171,7 @@ class Encoding:
         self.d = dialect
         self.cast_throws = dialect.double_vs_float == "float-cast-throws"
         self.approximate = False
+        self.names: dict[str, Val] = {}  # one Val per name: the same object on both sides of `x <> x`
 
     def selector(self, ast: n.Node | None) -> smt.Tri:
         """(is TRUE, is FALSE) of the broker's verdict, which is TRUE or FALSE (an exception: FALSE)."""
@@ -299,6 +300,8 @@ class Encoding:
         threw = [a.guard(J.THROW), _and(_not(a.guard(J.THROW)), b.guard(J.THROW))]
         for ka, ga, va in a.others(J.THROW):
             for kb, gb, vb in b.others(J.THROW):
+                if a is b and ka is not kb:
+                    continue  # one name on both sides: one class at a time
                 g = _and(ga, gb)
                 if ka is J.NULL or kb is J.NULL:
                     if ka is kb:
@@ -317,7 +320,8 @@ class Encoding:
         for ka, ga, va in a.others(J.THROW, J.NULL):
             threw.append(_and(ga, b.guard(J.THROW)))
             for kb, gb, vb in b.others(J.THROW, J.NULL):
-                self._sorted(_and(ga, gb), self._compare(ka, va, kb, vb, op), trues, falses, threw)
+                if a is not b or ka is kb:  # one name on both sides: one class at a time
+                    self._sorted(_and(ga, gb), self._compare(ka, va, kb, vb, op), trues, falses, threw)
         return _or(trues), _or(falses), _or(threw)
 
     @staticmethod
@@ -401,7 +405,10 @@ class Encoding:
         if isinstance(node, n.Literal):
             return _literal(node)
         if isinstance(node, n.Identifier):
-            return self._property(node.name)
+            found = self.names.get(node.name)
+            if found is None:
+                found = self.names[node.name] = self._property(node.name)
+            return found
         if isinstance(node, n.Unary):
             return _negate(self.value(node.operand))
         if isinstance(node, n.Arithmetic):
@@ -448,6 +455,8 @@ class Encoding:
             out.add(_and(ga, b.guard(J.THROW)), J.THROW)
             out.add(_and(ga, b.guard(J.NULL)), J.NULL)
             for kb, gb, vb in b.others(J.THROW, J.NULL):
+                if a is b and ka is not kb:
+                    continue  # one name on both sides: one class at a time
                 g = _and(ga, gb)
                 if op == "+" and ka is J.STR:  # createPlus 43-46: text + rvalue
                     out.add(g, J.STR, z3.Concat(va, self._text(kb, vb)))

@@ -287,7 +287,7 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
         tris = [_encoded(p, ctx_message) for p in prepared]
     except smt.Unsupported as exc:
         if any(d in BROKER_ENCODED for d in each):  # a broker reading not encoded: the bounded search is all there is
-            probed = _probe(prepared, confirmed, found, domain, SEARCH, present) if count < SEARCH else None
+            probed = _probe(prepared, confirmed, found, domain, SEARCH, present) if 0 < count < SEARCH else None  # 0: the caller searched
             return probed or Unknown(f"{exc}; the bounded search of {SEARCH:,} messages found no witness")
         return Unknown(str(exc))
     formula = z3.And(*ctx_message.constraints, counterexample(tris))
