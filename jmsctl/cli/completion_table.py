@@ -1,7 +1,7 @@
 """Each command's option names as typer completes them, kept so that Tab after ``jmsctl filter --st``
 is answered without loading typer (``entry``). Made by ``python -m jmsctl.cli.completion_table`` from
 typer's own answers; each command's row holds a checksum (CRC-32) of the sources its options come from
-(its module and the ``jmsctl.cli`` modules it imports): a row whose sources changed since is
+(its module and the ``jmsctl.cli`` modules it imports that define options): a row whose sources changed since is
 not used (typer answers, slower, never otherwise), and tests/test_startup_imports.py says to make the
 table again. The brokers' commands are left to typer (their options change often)."""
 
@@ -15,21 +15,21 @@ _CLI = os.path.dirname(os.path.abspath(__file__))
 
 # command -> (checksum of its sources, its option names in typer's order); written by write() below
 TABLE: dict[str, tuple[int, tuple[str, ...]]] = {
-    "check": (2429077845, ("--file", "-f", "--format", "--strict", "--dialect", "--portability", "--against", "--mistyped", "--solver-timeout", "--fix", "--diff", "--like", "--properties", "--help",)),
-    "explain": (1219356792, ("--message", "--id", "--format", "--dialect", "--max-record-size", "--from", "--types", "--help",)),
-    "test": (3048384589, ("--format", "--verbose", "--help",)),
-    "scan": (1709730948, ("--include", "--exclude", "--format", "--strict", "--dialect", "--portability", "--against", "--mistyped", "--like", "--properties", "--solver-timeout", "--fix", "--diff", "--help",)),
-    "diff": (2897565485, ("--file", "-f", "--dialect", "--timeout", "--rlimit", "--witness", "--format", "--help",)),
-    "overlap": (2937347185, ("--file", "-f", "--dialect", "--timeout", "--rlimit", "--witness", "--all", "--format", "--help",)),
-    "coverage": (1368278070, ("--file", "-f", "--given", "--like", "--dialect", "--timeout", "--rlimit", "--witness", "--format", "--help",)),
-    "filter": (1903905822, ("--file", "-f", "--count", "-c", "--invert", "-v", "--max-count", "-m", "--format", "--output", "-o", "--explain", "--stats", "--dialect", "--skip-invalid", "--validate-all", "--jobs", "-j", "--max-record-size", "--from", "--types", "--quiet", "-q", "--help",)),
-    "show": (477868663, ("--index", "--id", "--where", "-w", "--dialect", "--format", "--max-record-size", "--from", "--types", "--quiet", "-q", "--help",)),
-    "get": (866392441, ("--as", "--index", "-i", "--max-record-size", "--from", "--types", "--help",)),
-    "table": (283995366, ("--format", "--help",)),
-    "validate": (3356079379, ("--schema", "--format", "--max-record-size", "--from", "--help",)),
-    "convert": (113340232, ("--output", "-o", "--from", "--to", "--skip-invalid", "--stats", "--max-record-size", "--help",)),
-    "profile": (2883286189, ("--format", "--top", "--output", "-o", "--skip-invalid", "--max-record-size", "--from", "--types", "--help",)),
-    "docs": (1087283347, ("--path", "--help",)),
+    "check": (1238510487, ("--file", "-f", "--format", "--strict", "--dialect", "--portability", "--against", "--mistyped", "--solver-timeout", "--fix", "--diff", "--like", "--properties", "--help",)),
+    "explain": (3281678878, ("--message", "--id", "--format", "--dialect", "--max-record-size", "--from", "--types", "--help",)),
+    "test": (3582785566, ("--format", "--verbose", "--help",)),
+    "scan": (1569999097, ("--include", "--exclude", "--format", "--strict", "--dialect", "--portability", "--against", "--mistyped", "--like", "--properties", "--solver-timeout", "--fix", "--diff", "--help",)),
+    "diff": (3420944517, ("--file", "-f", "--dialect", "--timeout", "--rlimit", "--witness", "--format", "--help",)),
+    "overlap": (3532993515, ("--file", "-f", "--dialect", "--timeout", "--rlimit", "--witness", "--all", "--format", "--help",)),
+    "coverage": (257587754, ("--file", "-f", "--given", "--like", "--dialect", "--timeout", "--rlimit", "--witness", "--format", "--help",)),
+    "filter": (2083088022, ("--file", "-f", "--count", "-c", "--invert", "-v", "--max-count", "-m", "--format", "--output", "-o", "--explain", "--stats", "--dialect", "--skip-invalid", "--validate-all", "--jobs", "-j", "--max-record-size", "--from", "--types", "--quiet", "-q", "--help",)),
+    "show": (3333348965, ("--index", "--id", "--where", "-w", "--dialect", "--format", "--max-record-size", "--from", "--types", "--quiet", "-q", "--help",)),
+    "get": (1462747218, ("--as", "--index", "-i", "--max-record-size", "--from", "--types", "--help",)),
+    "table": (2240855481, ("--format", "--help",)),
+    "validate": (4006640207, ("--schema", "--format", "--max-record-size", "--from", "--help",)),
+    "convert": (305859077, ("--output", "-o", "--from", "--to", "--skip-invalid", "--stats", "--max-record-size", "--help",)),
+    "profile": (4025599830, ("--format", "--top", "--output", "-o", "--skip-invalid", "--max-record-size", "--from", "--types", "--help",)),
+    "docs": (3782355378, ("--path", "--help",)),
 }
 
 _LEFT_OUT = frozenset({"browse", "send", "watch", "move", "copy", "purge", "spark"})
@@ -45,7 +45,8 @@ def options(command: str) -> tuple[str, ...] | None:
 
 def sources(command: str) -> list[str]:
     """The files a command's options are read from: its module and the jmsctl.cli modules it imports
-    (app.py's ``finish`` changes no option's name)."""
+    that define options (``Option(`` in their text: options.py, selecting.py); app.py's ``finish``
+    changes no option's name."""
     module = _module(command)
     if module is None:
         return []
@@ -57,7 +58,14 @@ def sources(command: str) -> list[str]:
     except OSError:
         return files
     for name in re.findall(r"^from jmsctl\.cli\.(\w+) import", text, re.M):
-        files.append(os.path.join(_CLI, name + ".py"))
+        other = os.path.join(_CLI, name + ".py")
+        try:
+            with open(other, encoding="utf-8") as f:
+                if "Option(" not in f.read():
+                    continue  # defines no option (errors, render, complete...): its changes leave the row current
+        except OSError:
+            pass
+        files.append(other)
     return files
 
 
