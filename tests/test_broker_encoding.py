@@ -151,6 +151,9 @@ QUESTIONS: list[tuple[str, str, tuple[Any, ...], str]] = [
     ("artemis", "overlap", ("x = 0", "x = -0.0"), "disjoint"),  # Double.equals: -0.0 is not 0 (the standard: overlap)
     ("activemq", "equivalent", ("z = 0", "z < 0"), "different"),  # a double -0.0 is below 0
     ("artemis", "never", ("a = b AND a IS NULL",), "selects"),  # null = null is TRUE (the standard: never)
+    ("artemis", "always", ("s <> 1 OR s = 1 OR s IS NULL",), "always"),  # a String s: '1' = 1 FALSE, so <> TRUE
+    ("jakarta", "always", ("s <> 1 OR s = 1 OR s IS NULL",), "misses"),  # the standard: both FALSE for a String
+    ("activemq", "never", ("s = 1 AND s = '1'",), "never"),  # no String equals a number
     ("activemq", "equivalent", ("1 = n", "n = 1"), "different"),  # Integer vs Short: FALSE, Short vs Integer widens
     ("artemis", "equivalent", ("1.5 = a", "a = 1.5"), "equivalent"),  # Artemis widens a Float right of a Double
     ("activemq", "equivalent", ("1.5 = a", "a = 1.5"), "different"),  # ActiveMQ's Double.compareTo(Float) throws
@@ -190,7 +193,7 @@ def test_broker_questions_are_proved_or_witnessed(dialect: str, question: str, a
         assert holds[expected], (m.properties, v)
 
 
-BOUNDED = 800  # messages of the bounded search per proof
+BOUNDED = 500  # messages of the bounded search per proof
 
 
 def _bounded_overlap(a: str, b: str, dialect: str) -> bool:
@@ -218,7 +221,7 @@ def test_proofs_agree_with_the_bounded_search() -> None:
     proofs = overlaps = 0
     for dialect in BROKERS:
         tried = 0
-        while tried < 14:
+        while tried < 10:
             a, b = random_selector(r, 1), random_selector(r, 1)
             if not (sel.analyze(a, dialect).valid and sel.analyze(b, dialect).valid):
                 continue
@@ -230,7 +233,7 @@ def test_proofs_agree_with_the_bounded_search() -> None:
             elif isinstance(answer, solver.Proof):
                 proofs += 1
                 assert not _bounded_overlap(a, b, dialect), (dialect, a, b)
-    assert proofs >= 4 and overlaps >= 4, (proofs, overlaps)
+    assert proofs >= 3 and overlaps >= 3, (proofs, overlaps)
 
 
 def test_what_is_not_encoded_is_searched_and_says_so() -> None:
