@@ -17,7 +17,8 @@ settings.load_profile(os.environ.get("JMSCTL_FUZZ", "ci"))
 # run last: a process with a JVM in it cannot fork safely (a forked child can hang on a lock a JVM
 # thread held), and the parallel filter's tests fork. jmsctl itself then reads in one process
 # (filter/parallel.py available()), which would leave the parallel path untested after them.
-JVM_IN_PROCESS = ("test_brokers_live.py", "test_brokers_hardened.py")
+# test_actions_live.py fills its queues over JMS from the pytest process, so it starts one as well.
+JVM_IN_PROCESS = ("test_actions_live.py", "test_brokers_live.py", "test_brokers_hardened.py")
 
 
 # The quick subset for development, ``python -m pytest -m "not slow"``: what starts a JVM, a broker, a
