@@ -168,20 +168,34 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         c.stop()
 
 
-def jmsctl(cluster: Cluster, *args: str, timeout: float = STEP) -> subprocess.CompletedProcess[str]:
-    """A jmsctl command on the cluster: the driver runs from the checkout, the executors on
+def start(cluster: Cluster, *args: str) -> subprocess.Popen[str]:
+    """A jmsctl command on the cluster, started: the driver runs from the checkout, the executors on
     ``executor_python``."""
-    env = dict(cluster.env)
-    env["PYTHONPATH"] = str(ROOT)
-    env["PYSPARK_PYTHON"] = str(cluster.executor_python)
-    env["PYSPARK_DRIVER_PYTHON"] = sys.executable
-    return subprocess.run([sys.executable, "-m", "jmsctl", *args], capture_output=True, text=True, env=env, timeout=timeout,
-                          cwd=cluster.workdir)
+    env = dict(cluster.env, PYTHONPATH=str(ROOT), PYSPARK_PYTHON=str(cluster.executor_python), PYSPARK_DRIVER_PYTHON=sys.executable)
+    return subprocess.Popen([sys.executable, "-m", "jmsctl", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            cwd=cluster.workdir)
 
 
-def local(*args: str) -> subprocess.CompletedProcess[str]:
+def start_local(*args: str) -> subprocess.Popen[str]:
+    """A jmsctl command of the local engine, started (it runs while a cluster job does)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "jmsctl", *args], capture_output=True, text=True, env=env, timeout=120)
+    return subprocess.Popen([sys.executable, "-m", "jmsctl", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def end(p: subprocess.Popen[str]) -> None:
+    """Killed and reaped if still running."""
+    if p.poll() is None:
+        p.kill()
+        p.communicate()
+
+
+def finish(p: subprocess.Popen[str], timeout: float = STEP) -> subprocess.CompletedProcess[str]:
+    """The started command's result (killed if it outlives ``timeout``)."""
+    try:
+        out, err = p.communicate(timeout=timeout)
+    finally:
+        end(p)
+    return subprocess.CompletedProcess(p.args, p.returncode, out, err)
 
 
 def stats(stderr: str) -> tuple[int, ...]:
@@ -199,23 +213,29 @@ def test_the_executor_python_cannot_import_jmsctl(cluster: Cluster) -> None:
 
 
 def test_filter_and_convert_on_the_cluster_count_as_the_local_engine(cluster: Cluster, tmp_path: Path) -> None:
+    """The filter and the convert are two applications started together (their drivers start at
+    once; the second gets the executors when the first is done), with the local engine meanwhile."""
     inputs = [str(SAMPLES / "orders.ndjson"), str(SAMPLES / "bad-records.ndjson")]
-    expected = local("filter", CARS, *inputs, "--stats", "--skip-invalid")
+    out, parquet = tmp_path / "cars", tmp_path / "orders.parquet"
+    filtering = start(cluster, "spark", "filter", CARS, *inputs, "--master", cluster.url, "--output", str(out), "--skip-invalid")
+    converting = start(cluster, "spark", "convert", *inputs, "--master", cluster.url, "--output", str(parquet), "--skip-invalid")
+    try:
+        expected = finish(start_local("filter", CARS, *inputs, "--stats", "--skip-invalid"))
+        r, c = finish(filtering), finish(converting)
+    finally:
+        end(filtering)
+        end(converting)
     assert expected.returncode == 0, expected.stderr
     want = stats(expected.stderr)
 
-    out = tmp_path / "cars"
-    r = jmsctl(cluster, "spark", "filter", CARS, *inputs, "--master", cluster.url, "--output", str(out), "--skip-invalid")
     assert r.returncode == 0, r.stderr[-3000:]
     assert stats(r.stderr) == want
     parts = sorted(out.glob("part-*.ndjson"))
     assert parts and (out / "_SUCCESS").exists()
     assert b"".join(p.read_bytes() for p in parts) == expected.stdout.encode()
 
-    parquet = tmp_path / "orders.parquet"
-    r = jmsctl(cluster, "spark", "convert", *inputs, "--master", cluster.url, "--output", str(parquet), "--skip-invalid")
-    assert r.returncode == 0, r.stderr[-3000:]
-    assert r.stderr.strip().splitlines()[-1] == f"read {want[0]}, rejected {want[4]}, written {want[0]}"
+    assert c.returncode == 0, c.stderr[-3000:]
+    assert c.stderr.strip().splitlines()[-1] == f"read {want[0]}, rejected {want[4]}, written {want[0]}"
     pq = pytest.importorskip("pyarrow.parquet")
     table = pq.read_table(str(parquet))
     assert table.num_rows == want[0]
@@ -237,13 +257,9 @@ def test_a_worker_killed_mid_job_still_gives_the_whole_output(cluster: Cluster, 
     """Once both executors write task attempts, one worker is killed with its executor: Spark runs
     the lost tasks again on the other, and every selected line is written exactly once."""
     copies = 12  # twelve tasks for two one-core executors: the job outlives the kill even on a fast, quiet machine (six once ended first)
-    expected = local("filter", "weight > 100", str(big_dump), "--count")
-    assert expected.returncode == 0
+    counting = start_local("filter", "weight > 100", str(big_dump), "--count")  # the local answer, counted meanwhile
     out = tmp_path / "heavy"
-    env = dict(cluster.env, PYTHONPATH=str(ROOT), PYSPARK_PYTHON=str(cluster.executor_python), PYSPARK_DRIVER_PYTHON=sys.executable)
-    p = subprocess.Popen([sys.executable, "-m", "jmsctl", "spark", "filter", "weight > 100", *[str(big_dump)] * copies,
-                          "--master", cluster.url, "--output", str(out)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cluster.workdir)
+    p = start(cluster, "spark", "filter", "weight > 100", *[str(big_dump)] * copies, "--master", cluster.url, "--output", str(out))
     try:
         deadline = time.monotonic() + STEP
         seen: set[str] = set()  # task attempts seen writing, over the polls: an attempt's directory lives only while it writes
@@ -254,9 +270,9 @@ def test_a_worker_killed_mid_job_still_gives_the_whole_output(cluster: Cluster, 
         cluster.kill("worker2")
         _, err = p.communicate(timeout=STEP)
     finally:
-        if p.poll() is None:
-            p.kill()
-            p.communicate()
+        end(p)
+        expected = finish(counting)
     assert p.returncode == 0, err[-3000:]
+    assert expected.returncode == 0, expected.stderr
     lines = sum(f.read_bytes().count(b"\n") for f in out.glob("part-*.ndjson"))
     assert lines == copies * int(expected.stdout) == stats(err)[5]
