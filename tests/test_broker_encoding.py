@@ -238,9 +238,13 @@ def test_proofs_agree_with_the_bounded_search() -> None:
 
 def test_what_is_not_encoded_is_searched_and_says_so() -> None:
     """Names ActiveMQ reads from message fields and STOMP's conversion prefix: the bounded search, then Unknown."""
-    answer = solver.never("JMSXGroupSeq = 1 AND JMSXGroupSeq = 2", "activemq")
+    answer = solver.never("JMSXDeliveryCount = 1 AND JMSXDeliveryCount = 2", "activemq")
     assert isinstance(answer, solver.Unknown) and "fields" in answer.reason and "bounded search" in answer.reason
-    assert isinstance(solver.never("JMSXGroupSeq = 0", "activemq"), solver.Witness)  # an absent one reads 0
+    assert isinstance(solver.never("JMSXDeliveryCount = 1", "activemq"), solver.Witness)  # the search: an absent one reads 1
+    # JMSXGroupSeq is the group sequence field, 0 when unset (an int, the only type a message carries it with)
+    assert isinstance(solver.never("JMSXGroupSeq = 0", "activemq"), solver.Witness)
+    assert solver.never("JMSXGroupSeq IS NULL", "activemq") == solver.Proof("never")
+    assert solver.always("JMSXGroupSeq IS NULL", "artemis") == solver.Proof("always")  # Artemis finds no such property
     answer = solver.never("convert_string_expressions:a = 1 AND a = 2", "activemq")
     assert isinstance(answer, solver.Unknown) and "conversion prefix" in answer.reason
     # '%' of a floating value is over-approximated: a model that the evaluator does not confirm is no answer

@@ -34,8 +34,8 @@ and are over-approximated by a fresh constant (an existential, so "unsat" stays 
 of a Float/Double concatenated to a String, ``%`` on a long or floating operand (fmod), and the order of
 two Strings where UTF-16's order differs from code points'; a "sat" through one is confirmed by the engine or answered as unknown
 (``Encoding.approximate``). What is not encoded raises smt.Unsupported (the solver then searches):
-names whose value the broker takes from message fields (ActiveMQ's JMSX*, JMSMessageID, destinations,
-JMSExpiration), and the STOMP conversion prefix (String-to-number ``valueOf``).
+names whose value the broker takes from message fields (ActiveMQ's JMSXDeliveryCount, JMSRedelivered,
+JMSMessageID, destinations, JMSExpiration), and the STOMP conversion prefix (String-to-number ``valueOf``).
 """
 
 from __future__ import annotations
@@ -74,7 +74,11 @@ class J(IntEnum):
 NUMBERS = (J.BYTE, J.SHORT, J.INT, J.LONG, J.FLOAT, J.DOUBLE)  # compare()'s widening order
 INTEGRAL = (J.BYTE, J.SHORT, J.INT, J.LONG)
 _OF_TYPE = {BOOLEAN: J.BOOL, BYTE: J.BYTE, SHORT: J.SHORT, INT: J.INT, LONG: J.LONG, FLOAT: J.FLOAT, DOUBLE: J.DOUBLE, STRING: J.STR}
-_FIELD_BACKED = ("JMSXGroupSeq", "JMSXDeliveryCount", "JMSRedelivered", "JMSXGroupID", "JMSMessageID", "JMSDestination", "JMSReplyTo")
+# ActiveMQ reads these from message fields (broker_evaluator._FIELDS). Two are stated: an int
+# JMSXGroupSeq is the group sequence field, 0 when unset, and a String JMSXGroupID the group id field
+# (the only types a message carries them with, smt.FIXED_TYPES); the others are not.
+_FIELD_BACKED = ("JMSXDeliveryCount", "JMSRedelivered", "JMSMessageID", "JMSDestination", "JMSReplyTo")
+_FIELD_DEFAULTS = {"JMSXGroupSeq": (INT, 0)}
 _DURABLE = {"PERSISTENT": "DURABLE", "NON_PERSISTENT": "NON_DURABLE"}
 Cond = tuple[z3.BoolRef, z3.BoolRef, z3.BoolRef]  # (TRUE, FALSE, THROW), exclusive
 
@@ -430,7 +434,7 @@ class Encoding:
         s = self.msg.slot(name)
         fixed = smt.FIXED_TYPES.get(name)
         out = Val()
-        default = d.header_defaults.get(name)
+        default = d.header_defaults.get(name, _FIELD_DEFAULTS.get(name) if d.field_backed_jmsx else None)
         if default is None:
             out.add(s.is_type(None), J.NULL)
         else:  # ActiveMQ's PropertyExpression reads a field's default where the message has none
