@@ -29,24 +29,26 @@ SLOW_MODULES = frozenset({
     "test_bench_smoke.py", "test_brokers_carried.py", "test_brokers_hardened.py", "test_brokers_live.py", "test_completion.py", "test_filter_bench_smoke.py",
     "test_identifiers_java.py", "test_parallel_jvm.py", "test_profile_bench_smoke.py", "test_scan_memory.py", "test_spark.py",
     "test_spark_artemis_xml.py", "test_spark_cluster.py", "test_spark_dialects.py", "test_spark_filter_options.py",
-    "test_spark_parity.py", "test_spark_profile.py", "test_view.py", "test_properties.py",
+    "test_spark_parity.py", "test_spark_profile.py", "test_view.py", "test_properties.py", "test_view_live.py",
 })
 # The tests of the other modules that took 1 s or more (1.5 s, all their parameters together, in a second
-# run) in runs of -m "not slow" at load 5-8, or that a whole run's --durations listed (2026-11-28).
+# run) in runs of -m "not slow" at load 5-8, or that a whole run's --durations listed (2026-11-28; -m 'not slow' at load 7.7 added test_broker_encoding's three
+# longest and six more of 1.5 s or more).
 # Module -> test functions.
 SLOW_TESTS: dict[str, tuple[str, ...]] = {
-    "test_architecture.py": ('test_base_modules_import_downwards_only', 'test_lark_is_imported_only_by_the_parse_stage', 'test_selector_and_messages_never_import_each_other',),
+    "test_architecture.py": ('test_rich_and_typer_only_in_the_cli', 'test_base_modules_import_downwards_only', 'test_lark_is_imported_only_by_the_parse_stage', 'test_selector_and_messages_never_import_each_other',),
     "test_artemis_harness_modes.py": ('test_numeric_and_string_delivery_modes_map_to_amq_durable',),
     "test_artemis_sample.py": ('test_filter_reads_the_sample',),
     "test_artemis_xml.py": ('test_cli_reads_gzip_and_stdin_and_names_the_format', 'test_memory_is_flat_on_many_messages', 'test_round_trip_through_artemis_xml_loses_nothing_it_can_hold',),
     "test_artemis_xml_partial.py": ('test_random_documents_and_selectors', 'test_select_passes_on_the_same_records', 'test_the_command_reports_what_it_reads_and_what_it_passes_on', 'test_unread_messages_are_never_selected_and_hide_no_break', 'test_unread_on_damaged_and_deviant_documents', 'test_unread_with_any_block_size_and_a_small_size_limit',),
     "test_artemis_xml_scan.py": ('test_deviations_and_damage', 'test_flipped_bytes_and_cuts', 'test_random_documents',),
+    "test_broker_encoding.py": ('test_proofs_agree_with_the_bounded_search', 'test_the_encoding_gives_the_evaluators_verdict_on_random_selectors_and_messages', 'test_the_encoding_gives_the_measured_verdicts_of_the_conformance_cases',),
     "test_brokers_offline.py": ('test_an_unknown_provider_is_one_line', 'test_compare_refuses_the_options_it_would_ignore', 'test_the_login_comes_from_the_environment_and_a_refusal_is_one_line',),
     "test_chunk_scanner.py": ('test_line_scanner_equals_line_test',),
     "test_cli.py": ('test_check_samples_selectors_are_valid_and_bad_ones_invalid', 'test_colour_on_a_terminal_only_and_never_with_no_color', 'test_filter_loads_no_other_command', 'test_lazy_commands_show_what_registered_commands_show', 'test_module_entry_point_runs',),
     "test_cli_issue35.py": ('test_a_selector_check_warns_about_warns_once_on_stderr_and_quiet_silences_it', 'test_after_double_dash_an_option_is_a_missing_file_and_nothing_is_written', 'test_the_dash_hint_shows_a_command_that_runs', 'test_the_root_and_every_command_help_has_an_example', 'test_the_warning_comes_before_the_messages', 'test_usage_errors_are_one_line_exit_2',),
     "test_cli_usability.py": ('test_each_command_help_fits_80_columns_with_arity_choices_and_an_example', 'test_every_option_with_choices_shows_them', 'test_java_check_says_what_was_found_and_what_is_needed', 'test_spark_command_with_a_bad_java_home_is_one_error_line', 'test_top_level_help_lists_every_command_once_grouped_on_one_line', 'test_usage_shows_the_real_arity', 'test_why_or_lists_every_failed_operand_and_and_only_the_first',),
-    "test_columns.py": ('test_any_boolean_shape_equals_plain_path', 'test_columns_equal_plain_path',),
+    "test_columns.py": ('test_columns_of_one_kind_equal_plain_path', 'test_any_boolean_shape_equals_plain_path', 'test_columns_equal_plain_path',),
     "test_convert.py": ('test_round_trip_through_fmtn_a_loses_nothing_it_can_hold',),
     "test_fastpath.py": ('test_cli_fast_equals_plain_on_samples', 'test_cli_jobs_in_a_subprocess', 'test_fast_equals_plain_on_adversarial_lines', 'test_jobs_equal_one_job', 'test_keys_unique_is_a_proof', 'test_schema_base64_no_laxer_than_the_loader', 'test_the_path_decode_never_changes_a_verdict_on_a_valid_line', 'test_workers_write_after_what_the_parent_buffered', 'test_workers_write_the_output_themselves_in_order',),
     "test_fix.py": ('test_fixing_twice_changes_nothing_and_gives_back_the_meant_selector', 'test_scan_diff_is_applied_by_git_apply', 'test_scan_fix_rewrites_the_tree_in_place_as_after_keeping_modes', 'test_scan_like_decides_w016',),
@@ -71,16 +73,16 @@ SLOW_TESTS: dict[str, tuple[str, ...]] = {
     "test_readme.py": ('test_readme_example_runs',),
     "test_rejections.py": ('test_a_big_csv_with_jobs_is_one_error_and_leaves_no_worker',),
     "test_samples_readme.py": ('test_samples_readme_example_runs',),
-    "test_scan.py": ('test_exit_codes_and_strict',),
+    "test_scan.py": ('test_portability_on_selectors_known_whole', 'test_exit_codes_and_strict',),
     "test_scan_cuts.py": ('test_a_trigger_word_is_never_cut_out', 'test_cut_text_reports_what_the_whole_file_does', 'test_json_sarif_and_fix_of_a_large_file',),
-    "test_scan_fix_more.py": ('test_diff_applies_to_bom_latin1_and_symlinked_files_from_outside_the_repo', 'test_scan_records_destinations_and_overlap_groups_by_them',),
+    "test_scan_fix_more.py": ('test_scan_fix_leaves_quoted_names_in_a_file_written_for_artemis', 'test_diff_applies_to_bom_latin1_and_symlinked_files_from_outside_the_repo', 'test_scan_records_destinations_and_overlap_groups_by_them',),
     "test_sets_cli.py": ('test_unknown_is_exit_3_never_a_proof',),
     "test_solver.py": ('test_generated_differential', 'test_never_by_parts_is_checked_on_messages', 'test_overlap_matrix_agrees_with_the_solver_on_each_pair', 'test_overlap_over_disjoint_names_is_unknown_when_one_alone_is', 'test_random_differential',),
     "test_solver_budget.py": ('test_the_rlimit_is_what_bounds_a_question', 'test_the_same_answers_beside_a_cpu_hog',),
-    "test_startup_imports.py": ('test_heavy_modules_stay_out_of_commands_that_do_not_use_them',),
+    "test_startup_imports.py": ('test_the_completion_table_is_typers', 'test_heavy_modules_stay_out_of_commands_that_do_not_use_them',),
     "test_view_bench_smoke.py": ('test_view_bench_runs_and_agrees',),
     "test_view_live.py": ('test_view_browses_a_queue_and_r_browses_it_again',),
-    "test_view_snapshots.py": ('test_explanation_of_the_selected_message', 'test_first_screen',),
+    "test_view_snapshots.py": ('test_a_mistake_and_its_caret', 'test_explanation_of_the_selected_message', 'test_first_screen',),
     "test_view_tmux.py": ('test_view_in_tmux_mistake_fix_counts_explanation_write',),
     "test_witness_valid.py": ('test_every_witness_is_a_valid_message',),
 }
