@@ -185,7 +185,7 @@ def test_repaired_differential() -> None:
             solver._probe_alone(p)
         if not pa.selects or not pb.selects or solver._merged(pa, pb) is not None:
             continue  # the merge alone finds it: not the repair's
-        w = pairwise.repaired(pa, pb, functools.partial(solver._judged, pa, pb))
+        w = pairwise.repaired([pa, pb], functools.partial(solver._judged, pa, pb))
         if w is None:
             continue
         found += 1
@@ -195,3 +195,51 @@ def test_repaired_differential() -> None:
             compared += 1
             assert not isinstance(full(a, b, 100_000), solver.Proof), (a, b, w)
     assert found >= 6 and compared >= 6, (found, compared)
+
+
+@pytest.mark.parametrize("text", [
+    "s > flag * 0xFFFFFFFF / +0.1",
+    "-0.0 NOT BETWEEN t - a AND d * n",
+    "(017) / JMSXGroupSeq * JMSPriority = 2147483647 * b * s / d",
+    "flag NOT IN ('blue', 'abc', '') AND s / 1E-2 / 2147483647 NOT BETWEEN (JMSDeliveryMode) AND 2147483648 * 9223372036854775807",
+    "(10L + 1E-2 / s + JMSPriority > s - 1.5f * 7.)",
+])
+def test_never_of_the_bench_by_repair(text: str) -> None:
+    """W040 questions the full solver gave up on (solver_bench's never row): a witness by repair."""
+    answer = solver.never(text, probes=0)
+    assert isinstance(answer, solver.Witness) and answer.verdicts == ("TRUE",), answer
+    assert sel.evaluate(text, solver.read_witness(answer.message)) is True
+
+
+def solver_never(text: str, rlimit: int = 200_000) -> solver.Answer:
+    """The solver alone on "never" (the claim's name keeps pairwise.py's steps out), z3 alone."""
+    budget = Budget(rlimit, 30.0)
+    budget.cvc5_left = 0
+    return solver._ask([text], "jakarta", budget, smt.ANY, lambda ts: ts[0][0], lambda v: v[0] == "TRUE", "never (solver)",
+                       "selects", 0)
+
+
+def test_never_differential() -> None:
+    """On one selector: a proof from kinds.py is never met by a witness of the solver or a message
+    of the pool; a witness by repair is selected by the engine and never met by the solver's proof."""
+    rng = random.Random(3605)
+    proofs = witnesses = 0
+    for i in range(300):
+        text = random_selector(rng) if i % 2 else f"{rng.choice(NAMES4)} {rng.choice(['=', '>', '<'])} {arith(rng, 2)}"
+        if not sel.analyze(text).valid:
+            continue
+        p = solver._prepared(text, "jakarta")
+        if pairwise.never_together([p]):
+            proofs += 1
+            compiled = sel.compile(text)
+            assert not any(compiled.evaluate(m) is True for m in pool(text, "TRUE")), text
+            if proofs <= 15:
+                assert not isinstance(solver_never(text), solver.Witness), text
+            continue
+        w = pairwise.repaired([p], functools.partial(solver._judged, p))
+        if w is not None:
+            witnesses += 1
+            assert sel.evaluate(text, solver.read_witness(w.message)) is True
+            if witnesses <= 15:
+                assert not isinstance(solver_never(text), solver.Proof), (text, w)
+    assert proofs >= 10 and witnesses >= 30, (proofs, witnesses)

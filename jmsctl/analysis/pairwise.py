@@ -6,7 +6,8 @@ judged by its ``judge`` (the engine on both selectors, after the dump format's r
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
 import z3
@@ -26,19 +27,23 @@ class Prepared(Protocol):
     selects: list[Message]
 
 
-def never_together(a: Prepared, b: Prepared) -> bool:
-    """Proved from kinds.py's abstraction (each name's kind, each pair of operands' order)."""
-    ka, kb = kinds.abstraction(a.ast), kinds.abstraction(b.ast)
-    return ka is not None and kb is not None and kinds.never_together([ka, kb])
+def never_together(prepared: Sequence[Prepared]) -> bool:
+    """Proved from kinds.py's abstraction (each name's kind, each pair of operands' order): no
+    message makes every selector TRUE (one selector: it is never TRUE)."""
+    found = [kinds.abstraction(p.ast) for p in prepared]
+    return all(k is not None for k in found) and kinds.never_together([k for k in found if k is not None])
 
 
-def repaired(a: Prepared, b: Prepared, judge: Callable[[Message], W | None]) -> W | None:
-    """A witness among the merged messages each selects, repaired (repair.py)."""
+def repaired(prepared: Sequence[Prepared], judge: Callable[..., W | None]) -> W | None:
+    """A witness among the messages each selects (merged, for two), and the empty message, repaired
+    (repair.py); ``judge(m=message)`` says which is one."""
     starts = [Message({**second.headers, **first.headers}, {**second.properties, **first.properties})
-              for ma in a.selects[:STARTS] for mb in b.selects[:STARTS] for first, second in ((ma, mb), (mb, ma))]
-    starts += [*a.selects[:STARTS], *b.selects[:STARTS]]
-    for m in repair.candidates([a.ast, b.ast], starts):
-        found = judge(m)
+              for a, b in itertools.combinations(prepared, 2) for ma in a.selects[:STARTS] for mb in b.selects[:STARTS]
+              for first, second in ((ma, mb), (mb, ma))]
+    starts += [m for p in prepared for m in p.selects[:STARTS]]
+    starts.append(Message({}, {}))
+    for m in repair.candidates([p.ast for p in prepared], starts):
+        found = judge(m=m)
         if found is not None:
             return found
     return None
@@ -48,7 +53,7 @@ EXTENDED = 2  # messages of each selector completed with the other's names
 
 
 def extended(a: Prepared, b: Prepared, encode: Callable[[Prepared], tuple[z3.BoolRef, z3.BoolRef]],
-             judge: Callable[[Message], W | None], timeout: float) -> W | None:
+             judge: Callable[..., W | None], timeout: float) -> W | None:
     """A message one selects, its shared names fixed, the other's own names solved (extend.py)."""
     for fixed, free in sorted(((a, b), (b, a)), key=lambda pair: -pair[0].size):  # the larger one's message first
         try:
@@ -57,7 +62,7 @@ def extended(a: Prepared, b: Prepared, encode: Callable[[Prepared], tuple[z3.Boo
             continue
         if free.ast is not None:
             for m in extend.completed(fixed.selects[:EXTENDED], free.ast, tri[0], free.names, fixed.names, timeout):
-                found = judge(m)
+                found = judge(m=m)
                 if found is not None:
                     return found
     return None

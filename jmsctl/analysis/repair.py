@@ -17,7 +17,8 @@ from collections.abc import Callable, Iterator, Sequence
 from jmsctl.analysis.smt import FIXED_TYPES, HEADER_TYPES
 from jmsctl.messages.model import Message
 from jmsctl.selector import nodes as n
-from jmsctl.values import BOOLEAN, INT, LONG, RANGES, TYPE_ERROR, TypedValue, Value, arithmetic, negate, unary_plus
+from jmsctl.selector.like import split_pattern
+from jmsctl.values import BOOLEAN, INT, LONG, RANGES, STRING, TYPE_ERROR, TypedValue, Value, arithmetic, negate, unary_plus
 
 MAX_CANDIDATES = 160  # messages judged at most for one pair (each a few engine evaluations)
 ROUNDS = 3  # repairs in a row
@@ -83,10 +84,25 @@ def repairs(asts: Sequence[n.Node | None]) -> list[Repair]:
             else:
                 equal(node.operand, ">=", node.low)
                 equal(node.operand, "<=", node.high)
+        elif isinstance(node, (n.InList, n.Like)) and isinstance(node.operand, n.Identifier):
+            if node.negated != negated:
+                add([(node.operand.name, (STRING, "~"))])  # in no list the corpus has, like no pattern without %
+            elif isinstance(node, n.InList) and isinstance(item := node.items[0], n.Literal):
+                add([(node.operand.name, item.value)])
+            elif isinstance(node, n.Like) and isinstance(node.pattern, n.Literal):
+                escape = node.escape.value[1] if isinstance(node.escape, n.Literal) else None
+                segments = split_pattern(node.pattern.value[1], escape)
+                add([(node.operand.name, (STRING, "".join("a" if c is None else c for seg in segments for c in seg)))])
 
     for ast in asts:
         if ast is not None:
             walk(ast, False)
+    names = sorted({x.name for ast in asts if ast is not None for x in n.walk(ast) if isinstance(x, n.Identifier)})
+    for name in names:  # last: a name given a plain value (1, or a header's), where no atom says more
+        if name in HEADER_FILL:
+            out.setdefault((name, HEADER_FILL[name]), (name, HEADER_FILL[name]))
+        elif name not in HEADER_TYPES:
+            out.setdefault((name, FILL), (name, FILL))
     return list(out.values())
 
 
@@ -121,6 +137,8 @@ def _fitted(name: str, v: Value) -> TypedValue | None:
 
 def _applied(m: Message, name: str, source: n.Node | TypedValue) -> Message | None:
     props = dict(m.properties)
+    if name in HEADER_TYPES:  # a header: only its plain value
+        return None if name in m.headers or name not in HEADER_FILL else Message({**m.headers, name: HEADER_FILL[name][1]}, props)
     if isinstance(source, tuple):
         new = _fitted(name, source)
     else:

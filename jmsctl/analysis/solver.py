@@ -187,7 +187,7 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
     found = _merged(pa, pb)
     if found is not None:
         return found
-    if dialect == "jakarta" and not pa.names.isdisjoint(pb.names) and pairwise.never_together(pa, pb):  # shared names (pairwise.py)
+    if dialect == "jakarta" and not pa.names.isdisjoint(pb.names) and pairwise.never_together([pa, pb]):  # shared names (pairwise.py)
         return Proof("disjoint")
     if pa.names.isdisjoint(pb.names):  # independent: both TRUE at once exactly when each is TRUE alone
         open_ = [p for p in (pa, pb) if not p.selects]  # a message it selects is known: not "never"
@@ -218,7 +218,7 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
     found = _merged(pa, pb, aligned=True)  # last before the solver: a shared name given another of the message's values
     if found is None and dialect == "jakarta":  # a message repaired by the engine's arithmetic, or completed by the solver
         judge = functools.partial(_judged, pa, pb)
-        found = pairwise.repaired(pa, pb, judge) or pairwise.extended(pa, pb, lambda p: _encoded(p, smt.Message()), judge, timeout)  # type: ignore[arg-type]
+        found = pairwise.repaired([pa, pb], judge) or pairwise.extended(pa, pb, lambda p: _encoded(p, smt.Message()), judge, timeout)  # type: ignore[arg-type]
     return found if found is not None else ask(probes=0)
 
 
@@ -275,6 +275,12 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
     if not encoded:
         names = ", ".join(sorted({d for d in each if d not in SOLVED}))
         return Unknown(f"the {names} dialect's evaluation is not encoded for the solver, and the bounded search found no witness")
+    if claim == "never" and each == ["jakarta"] and domain is smt.ANY:  # pairwise.py's cheap steps, on one selector
+        if pairwise.never_together(prepared):
+            return Proof(claim)
+        repaired = pairwise.repaired(prepared, functools.partial(_judged, *prepared))
+        if repaired is not None:
+            return repaired
     size = sum(p.size for p in prepared)
     if size > MAX_NODES:  # the encoding alone would outlast any budget: the bounded search first, as for a broker dialect
         probed = _probe(prepared, confirmed, found, domain, SEARCH) if count < SEARCH else None
@@ -481,20 +487,22 @@ def _merged(a: _Prepared, b: _Prepared, aligned: bool = False) -> Witness | None
                     for v in dict.fromkeys([*merged.properties.values(), *(m.properties[x] for m in (ma, mb) if x in m.properties)])
                     if x not in smt.FIXED_TYPES or v[0] is smt.FIXED_TYPES[x]]  # a JMSX property keeps its type (validate)
                 for m in variants:
-                    found = _judged(a, b, m)
+                    found = _judged(a, b, m=m)
                     if found is not None:
                         return found
     return None
 
 
-def _judged(a: _Prepared, b: _Prepared, m: Message) -> Witness | None:
-    """The overlap witness ``m`` is, where both select it as the engine judges it after the round trip."""
-    compiled = [a.compiled, b.compiled]
-    if not _both_true(_verdicts(compiled, m)):
+def _judged(*prepared: _Prepared, m: Message) -> Witness | None:
+    """The witness ``m`` is (overlap of two, selects of one), where every selector selects it as the
+    engine judges it after the round trip."""
+    compiled = [p.compiled for p in prepared]
+    if any(v != "TRUE" for v in _verdicts(compiled, m)):
         return None
     doc = _doc(m)
     verdicts = _verdicts(compiled, read_witness(doc))
-    return Witness("overlap", doc, verdicts, (a.text, b.text)) if _both_true(verdicts) else None
+    found = "overlap" if len(prepared) > 1 else "selects"
+    return Witness(found, doc, verdicts, tuple(p.text for p in prepared)) if all(v == "TRUE" for v in verdicts) else None
 
 
 def readings_differ(text: str, a: str, b: str, timeout: float = DEFAULT_TIMEOUT, domain: smt.Domain = smt.ANY, *,
