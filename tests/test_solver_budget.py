@@ -15,7 +15,9 @@ import z3
 from jmsctl.analysis import budget, solver
 
 # floating-point products of names of unknown type: z3 gives up on it within any budget of this file
-HARD = "JMSPriority + 2147483647 * n + 017 NOT BETWEEN flag AND 9223372036854775807 * JMSDeliveryMode AND JMSXGroupSeq = f * t - s"
+# never TRUE (no witness for repair.py to find), and a proof z3 needs about 300,000 units for
+HARD = "-0.0 NOT BETWEEN -0.0 * -1 AND -0.0 / f"
+FLOATING = "JMSPriority + 2147483647 * n + 017 NOT BETWEEN flag AND 9223372036854775807 * JMSDeliveryMode AND JMSXGroupSeq = f * t - s"
 
 
 def test_the_rlimit_is_what_bounds_a_question(monkeypatch) -> None:
@@ -66,14 +68,15 @@ ASK = textwrap.dedent("""
 """)
 
 QUESTIONS = [
-    ("never", [HARD], 300_000),  # unknown: the budget ends it
+    ("never", [HARD], 20_000),  # unknown: the budget ends it
+    ("never", [FLOATING], 300_000),
     ("never", ["a + 1 < a AND a > 5"], 300_000),
     ("never", ["1.5f - f - 10L NOT BETWEEN -JMSDeliveryMode AND +t AND s"], 200_000),
     ("always", ["a > 1 OR a <= 1 OR a IS NULL"], 300_000),
     ("overlap", ["x * 3 = 7", "x > 2"], 300_000),
     ("overlap", ["-a * f BETWEEN 2147483648 AND n", "f = 2"], 300_000),
     ("overlap", ["x = 0.5", "x = 0.5f"], 300_000),
-    ("overlap", [HARD, "n = 1"], 300_000),
+    ("overlap", [FLOATING, "n = 1"], 300_000),
 ]
 
 

@@ -201,10 +201,11 @@ def _promoted(ka: K, kb: K) -> K:
     return K.F64 if K.F64 in (ka, kb) else K.F32
 
 
-def never_together(abstractions: Sequence[Abstraction]) -> bool:
-    """Proved: no message makes every selector TRUE (their abstractions have no common solution)."""
+def never_together(abstractions: Sequence[Abstraction], rlimit: int = RLIMIT) -> bool:
+    """Proved: no message makes every selector TRUE (their abstractions have no common solution),
+    within ``rlimit`` units (RLIMIT at most)."""
     s = z3.Solver()
-    s.set("rlimit", RLIMIT)
+    s.set("rlimit", max(1, min(RLIMIT, rlimit)))
     for a in abstractions:
         s.add(*a.constraints, a.tri[0])
     return s.check() == z3.unsat

@@ -27,11 +27,11 @@ class Prepared(Protocol):
     selects: list[Message]
 
 
-def never_together(prepared: Sequence[Prepared]) -> bool:
+def never_together(prepared: Sequence[Prepared], rlimit: int = kinds.RLIMIT) -> bool:
     """Proved from kinds.py's abstraction (each name's kind, each pair of operands' order): no
-    message makes every selector TRUE (one selector: it is never TRUE)."""
+    message makes every selector TRUE (one selector: it is never TRUE); within ``rlimit`` units."""
     found = [kinds.abstraction(p.ast) for p in prepared]
-    return all(k is not None for k in found) and kinds.never_together([k for k in found if k is not None])
+    return all(k is not None for k in found) and kinds.never_together([k for k in found if k is not None], rlimit)
 
 
 def repaired(prepared: Sequence[Prepared], judge: Callable[..., W | None]) -> W | None:

@@ -187,7 +187,7 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
     found = _merged(pa, pb)
     if found is not None:
         return found
-    if dialect == "jakarta" and not pa.names.isdisjoint(pb.names) and pairwise.never_together([pa, pb]):  # shared names (pairwise.py)
+    if dialect == "jakarta" and not pa.names.isdisjoint(pb.names) and pairwise.never_together([pa, pb], rlimit):  # shared names (pairwise.py)
         return Proof("disjoint")
     if pa.names.isdisjoint(pb.names):  # independent: both TRUE at once exactly when each is TRUE alone
         open_ = [p for p in (pa, pb) if not p.selects]  # a message it selects is known: not "never"
@@ -276,7 +276,7 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
         names = ", ".join(sorted({d for d in each if d not in SOLVED}))
         return Unknown(f"the {names} dialect's evaluation is not encoded for the solver, and the bounded search found no witness")
     if claim == "never" and each == ["jakarta"] and domain is smt.ANY:  # pairwise.py's cheap steps, on one selector
-        if pairwise.never_together(prepared):
+        if pairwise.never_together(prepared, budget.left):
             return Proof(claim)
         repaired = pairwise.repaired(prepared, functools.partial(_judged, *prepared))
         if repaired is not None:
