@@ -187,7 +187,8 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
     found = _merged(pa, pb)
     if found is not None:
         return found
-    if dialect == "jakarta" and not pa.names.isdisjoint(pb.names) and pairwise.never_together([pa, pb], rlimit):  # shared names (pairwise.py)
+    cheap = dialect == "jakarta" and not pa.names.isdisjoint(pb.names) and pa.size + pb.size <= MAX_NODES  # pairwise.py's steps
+    if cheap and pairwise.never_together([pa, pb], rlimit):
         return Proof("disjoint")
     if pa.names.isdisjoint(pb.names):  # independent: both TRUE at once exactly when each is TRUE alone
         open_ = [p for p in (pa, pb) if not p.selects]  # a message it selects is known: not "never"
@@ -216,7 +217,7 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
             if found is not None:
                 return found
     found = _merged(pa, pb, aligned=True)  # last before the solver: a shared name given another of the message's values
-    if found is None and dialect == "jakarta":  # a message repaired by the engine's arithmetic, or completed by the solver
+    if found is None and cheap:  # a message repaired by the engine's arithmetic, or completed by the solver
         judge = functools.partial(_judged, pa, pb)
         found = pairwise.repaired([pa, pb], judge) or pairwise.extended(pa, pb, lambda p: _encoded(p, smt.Message()), judge, timeout)  # type: ignore[arg-type]
     return found if found is not None else ask(probes=0)
@@ -275,12 +276,6 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
     if not encoded:
         names = ", ".join(sorted({d for d in each if d not in SOLVED}))
         return Unknown(f"the {names} dialect's evaluation is not encoded for the solver, and the bounded search found no witness")
-    if claim == "never" and each == ["jakarta"] and domain is smt.ANY:  # pairwise.py's cheap steps, on one selector
-        if pairwise.never_together(prepared, budget.left):
-            return Proof(claim)
-        repaired = pairwise.repaired(prepared, functools.partial(_judged, *prepared))
-        if repaired is not None:
-            return repaired
     size = sum(p.size for p in prepared)
     if size > MAX_NODES:  # the encoding alone would outlast any budget: the bounded search first, as for a broker dialect
         probed = _probe(prepared, confirmed, found, domain, SEARCH) if count < SEARCH else None
@@ -288,6 +283,12 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
             return probed
         return Unknown(f"{size} terms are more than the solver is given ({MAX_NODES}), and the bounded search of {SEARCH:,} "
                        "messages found no witness; no proof is claimed")
+    if claim == "never" and each == ["jakarta"] and domain is smt.ANY:  # pairwise.py's cheap steps, on one selector
+        if pairwise.never_together(prepared, budget.left):
+            return Proof(claim)
+        repaired = pairwise.repaired(prepared, functools.partial(_judged, *prepared))
+        if repaired is not None:
+            return repaired
     ctx_message = smt.Message(domain)
     try:
         tris = [_encoded(p, ctx_message) for p in prepared]
