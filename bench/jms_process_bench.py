@@ -47,12 +47,14 @@ def fill(stomp: str, queue: str, n: int) -> None:
     assert report.sent == n
 
 
-def browse(jms: str, queue: str, expected: int) -> tuple[float, int]:
-    """Wall seconds of one whole ``jmsctl browse`` and its peak RSS (KiB)."""
+def browse(jms: str, queue: str, expected: int, sharing: bool = True) -> tuple[float, int]:
+    """Wall seconds of one whole ``jmsctl browse`` and its peak RSS (KiB); ``sharing``: the JVM maps
+    the class archive (jmsctl.brokers.cds), else loads every class from the jars (JMSCTL_CDS=0)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "jmsctl", "browse", jms, queue, "-o", os.devnull], cwd=ROOT,
-                          capture_output=True, text=True, check=False, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                          capture_output=True, text=True, check=False,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "JMSCTL_CDS": "1" if sharing else "0"})
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"browse failed ({done.returncode}): {done.stderr}")
@@ -79,10 +81,13 @@ def main() -> None:
         full, empty = f"bench-full-{tag}", f"bench-empty-{tag}"
         fill(args.stomp, full, args.messages)
         fill(args.stomp, empty, 0)
-        browse(args.jms, empty, 0)  # the bridge compiled and cached, the page cache warm
+        browse(args.jms, empty, 0)  # the bridge compiled and cached, the class archive written, the page cache warm
         print(f"load before: {load()}")
         full_runs = [browse(args.jms, full, args.messages) for _ in range(args.runs)]
-        empty_runs = [browse(args.jms, empty, 0) for _ in range(args.runs)]
+        empty_runs, unshared_runs = [], []
+        for _ in range(args.runs):  # interleaved: the same load for both
+            empty_runs.append(browse(args.jms, empty, 0))
+            unshared_runs.append(browse(args.jms, empty, 0, sharing=False))
         print(f"load after:  {load()}")
         median = statistics.median(s for s, _ in full_runs)
         rate = args.messages / median
@@ -92,6 +97,9 @@ def main() -> None:
               f"target >= {TARGET_RATE:,.0f}: {'met' if rate >= TARGET_RATE else 'NOT met'}")
         print(f"jmsctl browse of an empty queue: median {empty_median:.2f} s (best {min(s for s, _ in empty_runs):.2f}); "
               f"target <= {TARGET_EMPTY}: {'met' if empty_median <= TARGET_EMPTY else 'NOT met'}")
+        unshared = statistics.median(s for s, _ in unshared_runs)
+        print(f"  baseline without the class archive (JMSCTL_CDS=0): median {unshared:.2f} s (best "
+              f"{min(s for s, _ in unshared_runs):.2f}); with/without {empty_median / unshared:.2f}")
     finally:
         if broker is not None:
             broker.stop()

@@ -26,7 +26,7 @@ JVM_IN_PROCESS = ("test_actions_live.py", "test_brokers_live.py", "test_brokers_
 # ``slow`` here. CI runs everything (``python -m pytest``).
 SLOW_MODULES = frozenset({
     "test_actions_live.py", "test_activemq_differential.py", "test_artemis_bench_smoke.py", "test_artemis_xml_differential.py",
-    "test_bench_smoke.py", "test_brokers_carried.py", "test_brokers_hardened.py", "test_brokers_live.py", "test_completion.py", "test_filter_bench_smoke.py",
+    "test_bench_smoke.py", "test_brokers_carried.py", "test_brokers_cds.py", "test_brokers_hardened.py", "test_brokers_live.py", "test_completion.py", "test_filter_bench_smoke.py",
     "test_identifiers_java.py", "test_parallel_jvm.py", "test_profile_bench_smoke.py", "test_scan_memory.py", "test_spark.py",
     "test_spark_artemis_xml.py", "test_spark_cluster.py", "test_spark_dialects.py", "test_spark_filter_options.py",
     "test_spark_parity.py", "test_spark_profile.py", "test_view.py", "test_properties.py", "test_view_live.py",

@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from jmsctl.brokers import cds
 from jmsctl.brokers.interface import BrokerError, Target
 
 BRIDGE = Path(__file__).parent / "java" / "JmsctlBridge.java"
@@ -54,7 +55,11 @@ def _start_jvm(target: Target, classpath: list[str]) -> Any:
                 # commands), instead of its own handler running System.exit from a thread of its own while
                 # the main thread is in a Java call (temp files left, SIGABRT in JPype's exception handling,
                 # JVMNotRunning tracebacks); interrupt=False: JPype installs no ^C handler of its own.
-                jpype.startJVM("-Xrs", *JVM_FLAGS, classpath=classpath, convertStrings=False, interrupt=False)
+                # class data sharing (cds.py): its flags only for a HotSpot of Java 17 or later, and any
+                # option such a JVM would not know ignored rather than refused
+                sharing = cds.flags(jpype, classpath, JVM_FLAGS)
+                jpype.startJVM("-Xrs", *JVM_FLAGS, *sharing, classpath=classpath, convertStrings=False, interrupt=False,
+                               ignoreUnrecognized=bool(sharing))
             except Exception as exc:  # JVMNotFoundException (a ValueError), JVMNotSupportedException, OSError ...
                 raise BrokerError(f"{target.url}: cannot start a Java VM: {exc}") from None
             # ActiveMQ's client prints stack traces on System.err where it swallows an exception (its
@@ -81,6 +86,8 @@ def end_process(status: int) -> None:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()
+    if status == 0:
+        cds.dump(jpype)  # the first command that ends well writes the class archive (once per JDK, JPype and jars)
     os._exit(status)
 
 
@@ -130,6 +137,7 @@ def _compiled(target: Target, api: str, classpath: list[str]) -> Path:
         raise BrokerError(f"{target.url}: the JMS transport compiles a small Java class on first use and javac is not on PATH "
                           "(install a JDK: apt-get install default-jdk-headless), or use stomp://HOST:PORT")
     work = cache.with_name(cache.name + f".{os.getpid()}.tmp")
+    cds.sweep(cache.parent)  # what a process killed while compiling (or dumping) left there
     try:
         work.mkdir(parents=True, exist_ok=True)
         (work / "JmsctlBridge.java").write_text(source, encoding="utf-8")
