@@ -23,7 +23,9 @@ from jmsctl.values import BOOLEAN, INT, LONG, RANGES, STRING, TYPE_ERROR, TypedV
 MAX_CANDIDATES = 160  # messages judged at most for one pair (each a few engine evaluations)
 ROUNDS = 3  # repairs in a row
 FILL: TypedValue = (INT, 1)  # an absent operand's first value: not 0, which a divisor must avoid
-HEADER_FILL: dict[str, TypedValue] = {"JMSPriority": (INT, 4), "JMSTimestamp": (LONG, 1)}  # an absent header's
+HEADER_FILL: dict[str, TypedValue] = {"JMSPriority": (INT, 4), "JMSTimestamp": (LONG, 1), "JMSDeliveryMode": (STRING, "PERSISTENT"),
+                                      "JMSType": (STRING, "a"), "JMSCorrelationID": (STRING, "a")}  # an absent header's
+FREE_TEXT = ("JMSType", "JMSCorrelationID")  # headers that hold any String (an IN or LIKE atom's value too)
 
 Repair = tuple[str, n.Node | TypedValue]  # a property, and the expression (or the value) it gets
 
@@ -137,8 +139,9 @@ def _fitted(name: str, v: Value) -> TypedValue | None:
 
 def _applied(m: Message, name: str, source: n.Node | TypedValue) -> Message | None:
     props = dict(m.properties)
-    if name in HEADER_TYPES:  # a header: only its plain value
-        return None if name in m.headers or name not in HEADER_FILL else Message({**m.headers, name: HEADER_FILL[name][1]}, props)
+    if name in HEADER_TYPES:  # a header: its plain value, or a String atom's for a free-text one
+        given = source if name in FREE_TEXT and isinstance(source, tuple) and source[0] is STRING else HEADER_FILL.get(name)
+        return None if given is None or m.headers.get(name) == given[1] else Message({**m.headers, name: given[1]}, props)
     if isinstance(source, tuple):
         new = _fitted(name, source)
     else:
