@@ -1,4 +1,4 @@
-"""A cheap proof that selectors are never TRUE together (``disjoint``), before the full encoding:
+"""A cheap proof that selectors are never TRUE together (``disjoint``; one selector: ``never``), before the full encoding:
 each name's value is abstracted to its kind, and every value relation to one unknown per pair of
 operands, shared wherever the same two operands meet again.
 

@@ -2,7 +2,8 @@
 that shares names (Jakarta's reading): a proof from kinds.py's abstraction, a witness by repair
 (repair.py) of the messages each selects merged, and one from a message of one selector with the
 other's own names solved (extend.py). solver.overlap calls them in that order; each witness is
-judged by its ``judge`` (the engine on both selectors, after the dump format's round trip)."""
+judged by its ``judge`` (the engine on both selectors, after the dump format's round trip).
+``never`` takes the first two on one selector, after its probes and before the solver."""
 
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
 """Witnesses by repair: messages that nearly make a pair of selectors TRUE, changed one atom at a
 time by the engine's own arithmetic: a property compared with `=` (or `<=`, `>=`, BETWEEN's low
 end) to an expression gets the value the expression has on the message; a property read as a
-condition gets TRUE (FALSE under NOT); an operand absent from the expression is given 1 first.
+condition gets TRUE (FALSE under NOT); a String tested by IN or LIKE one it matches (or "~");
+an operand absent from the expression is given 1 first (a header a plain value: JMSPriority 4),
+and last every name such a plain value.
 
 `b = -d - 0.1 OR s = (f)` beside `1.5f - f - 10L NOT BETWEEN -JMSDeliveryMode AND +t AND s`: the
 second's message has s TRUE (so `s = f` cannot hold), d gets 1 and b then -1.1. The solver spent
