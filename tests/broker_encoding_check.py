@@ -46,7 +46,7 @@ def encoded_verdicts(text: str, dialect: str, values: dict[str, Any]) -> set[str
     message domain (a header value the slots do not allow) or z3 spent RLIMIT."""
     ast = sel.analyze(text, dialect).ast
     message = smt.Message()
-    tri, _ = broker_encoding.encode(ast, dialects.get(dialect).for_selector(text), message)
+    tri, _, sides = broker_encoding.encode(ast, dialects.get(dialect).for_selector(text), message)
     names = {x.name for x in n.walk(ast) if isinstance(x, n.Identifier)} if ast is not None else set()
     fixes: list[z3.BoolRef] = []
     for name in names:
@@ -54,7 +54,7 @@ def encoded_verdicts(text: str, dialect: str, values: dict[str, Any]) -> set[str
             fixes += _fix(message.slots[name], values.get(name))
     s = z3.Solver()
     s.set("rlimit", RLIMIT)
-    s.add(*message.constraints, *fixes)
+    s.add(*message.constraints, *sides, *fixes)
     if s.check() != z3.sat:
         return None
     out = set()

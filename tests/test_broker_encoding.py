@@ -166,6 +166,9 @@ QUESTIONS: list[tuple[str, str, tuple[Any, ...], str]] = [
     ("activemq", "overlap", ("a % 2 = 1", "a = 3"), "overlap"),  # '%' in double
     ("artemis", "never", ("a / 0 > 1e308 AND a < 0",), "selects"),  # NaN (0 / 0) is above everything in compareTo
     ("activemq", "never", ("a % 2 < 0 AND a = -4",), "selects"),  # fmod keeps the dividend's sign: -0.0, below 0
+    ("artemis", "never", ("a < b AND b < a",), "never"),  # Strings compare too in the brokers
+    ("artemis", "overlap", ("a < b", "a = '\ue000' AND b = '\U00010000'"), "disjoint"),  # UTF-16 order: U+10000 is D800 DC00
+    ("activemq", "overlap", ("a < b", "a = '\ud7ff' AND b = '\U00010000'"), "overlap"),
     ("artemis", "equivalent", ("a LIKE 'x%'", "NOT (a NOT LIKE 'x%')"), "equivalent"),
     ("activemq", "equivalent", ("a NOT LIKE 'x%'", "a IS NOT NULL AND NOT (a LIKE 'x%')"), "equivalent"),
     ("artemis", "never", ("-a IS NULL AND a > 0",), "never"),  # -String is NULL but a String is no number; -Byte throws

@@ -29,10 +29,9 @@ artemis/selector/filter/`` (a fork of the same classes; line numbers are AMQ's u
   in comparisons stops at FALSE (TRUE) and goes on past NULL; an exception ends all of it.
 
 A condition is (TRUE, FALSE, THROW), exclusive; NULL is none of them. The selector's verdict is
-TRUE exactly when matches() is true and nothing threw. Three things have no cheap exact formula
-and are over-approximated by a fresh constant (an existential, so "unsat" stays a proof): the text
-of a Float/Double concatenated to a String, ``%`` on a long or floating operand (fmod), and the order of
-two Strings where UTF-16's order differs from code points'; a "sat" through one is confirmed by the engine or answered as unknown
+TRUE exactly when matches() is true and nothing threw. Two things have no cheap exact formula and
+are over-approximated by a fresh constant (an existential, so "unsat" stays a proof): the text of a
+Float/Double concatenated to a String, and ``%`` on a long or floating operand (fmod); a "sat" through one is confirmed by the engine or answered as unknown
 (``Encoding.approximate``). What is not encoded raises smt.Unsupported (the solver then searches):
 names whose value the broker takes from message fields (ActiveMQ's JMSXDeliveryCount, JMSRedelivered,
 JMSMessageID, destinations, JMSExpiration), and the STOMP conversion prefix (String-to-number ``valueOf``).
@@ -158,13 +157,10 @@ def _fp_lt(a: Any, b: Any) -> z3.BoolRef:
     return z3.And(z3.Not(z3.fpIsNaN(a)), z3.Or(z3.fpIsNaN(b), z3.fpLT(a, b), both_zero))
 
 
-_ANY_CHARS = z3.Star(z3.AllChar(z3.ReSort(z3.StringSort())))
-_SUPPLEMENTARY = z3.Range("\\u{10000}", f"\\u{{{smt.MAX_CHAR:x}}}")  # two UTF-16 units, the first a high surrogate
-_ABOVE_SURROGATES = z3.Range("\\u{e000}", "\\u{ffff}")
-
-
-def _has(s: Any, chars: z3.ReRef) -> z3.BoolRef:
-    return z3.InRe(s, z3.Concat(_ANY_CHARS, chars, _ANY_CHARS))
+def _utf16_key(c: Any) -> Any:
+    """A code point mapped so that the order of the keys is the order of the UTF-16 units: a
+    supplementary character (a high surrogate first) sorts between U+D7FF and U+E000."""
+    return z3.If(c >= 0x10000, c - 0x10000 + 0xD800, z3.If(c >= 0xE000, c + 0x20000, c))
 
 
 class Encoding:
@@ -175,6 +171,7 @@ class Encoding:
         self.d = dialect
         self.cast_throws = dialect.double_vs_float == "float-cast-throws"
         self.approximate = False
+        self.sides: list[z3.BoolRef] = []  # constraints that define fresh constants: part of every question it is in
         self.names: dict[str, Val] = {}  # one Val per name: the same object on both sides of `x <> x`
 
     def selector(self, ast: n.Node | None) -> smt.Tri:
@@ -372,12 +369,14 @@ class Encoding:
         return (lambda x, y: x == y), self._string_lt
 
     def _string_lt(self, a: Any, b: Any) -> z3.BoolRef:
-        """String.compareTo() < 0 compares UTF-16 units: z3's code-point order is the same unless a
-        supplementary character meets one in U+E000..U+FFFF; there a fresh constant stands in."""
-        self.approximate = True
-        differs = z3.Or(z3.And(_has(a, _SUPPLEMENTARY), _has(b, _ABOVE_SURROGATES)),
-                        z3.And(_has(a, _ABOVE_SURROGATES), _has(b, _SUPPLEMENTARY)))
-        return z3.If(differs, z3.FreshBool("utf16"), a < b)
+        """String.compareTo() < 0, which compares UTF-16 units: at the first index where the two
+        differ (a fresh constant, defined by a side constraint that every message satisfies with
+        exactly one value), a shorter string or the lower unit sorts first."""
+        i, la, lb = z3.FreshInt("first_difference"), z3.Length(a), z3.Length(b)
+        self.sides.append(z3.And(i >= 0, i <= la, i <= lb, z3.SubString(a, 0, i) == z3.SubString(b, 0, i),
+                                 z3.Or(i == la, i == lb, z3.SubString(a, i, 1) != z3.SubString(b, i, 1))))
+        ca, cb = (_utf16_key(z3.StrToCode(z3.SubString(s, i, 1))) for s in (a, b))
+        return z3.Or(z3.And(i == la, i < lb), z3.And(i < la, i < lb, ca < cb))
 
     def _fmod(self, ka: J, va: Any, kb: J, vb: Any) -> Any:
         """Java's double ``%`` (C's fmod) of a long or a floating value: z3's IEEE remainder costs
@@ -577,11 +576,13 @@ def _literal(node: n.Literal) -> Val:
     return _const(kind, _literal_term(kind, v))
 
 
-def encode(ast: n.Node | None, dialect: Dialect, message: smt.Message | None = None) -> tuple[smt.Tri, bool]:
-    """The selector's (is TRUE, is FALSE) under a broker dialect, and whether a fresh constant stood in
-    for some value (then a model is a witness only once the engine confirms it)."""
+def encode(ast: n.Node | None, dialect: Dialect, message: smt.Message | None = None) -> tuple[smt.Tri, bool, list[z3.BoolRef]]:
+    """The selector's (is TRUE, is FALSE) under a broker dialect; whether a fresh constant stood in
+    for some value (then a model is a witness only once the engine confirms it); and the side
+    constraints every question with it must hold (they define its fresh constants)."""
     e = Encoding(message if message is not None else smt.Message(), dialect)
-    return e.selector(ast), e.approximate
+    tri = e.selector(ast)
+    return tri, e.approximate, e.sides
 
 
 __all__ = ["Encoding", "J", "encode"]

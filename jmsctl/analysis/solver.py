@@ -308,8 +308,8 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
     verdicts = tuple(_engine_verdict(t, d, message) for t, d in zip(texts, each, strict=True))
     if verdicts != expected or not confirmed(verdicts):
         if any(p.approximate for p in prepared):  # a fresh constant stood in for a value: the model is no witness
-            return Unknown("the solver's model is no witness (the broker encoding over-approximates a String's order, "
-                           "a number's text or a floating '%' there), and no proof is claimed")
+            return Unknown("the solver's model is no witness (the broker encoding over-approximates a number's text "
+                           "or a floating '%' there), and no proof is claimed")
         raise WitnessRejected(f"the engine's verdicts {verdicts} on {orjson.dumps(doc).decode()} are not the solver's {expected} "
                               f"for {list(texts)!r} ({each})")
     from jmsctl.analysis.witness import plain_strings
@@ -381,6 +381,7 @@ class _Prepared:
     compiled: sel.Selector
     tri: smt.Tri | None = None
     approximate: bool = False  # broker_encoding.py put a fresh constant for some value
+    sides: list[z3.BoolRef] = field(default_factory=list)  # broker_encoding.py's constraints defining its fresh constants
     unsupported: str | None = None
     probed: bool = False
     selects: list[Message] = field(default_factory=list)  # messages it selects, as read back from the format
@@ -413,7 +414,7 @@ def _encoded(p: _Prepared, message: smt.Message) -> smt.Tri:
             if p.dialect in BROKER_ENCODED:
                 from jmsctl.analysis import broker_encoding
 
-                p.tri, p.approximate = broker_encoding.encode(p.ast, dialects.get(p.dialect).for_selector(p.text))
+                p.tri, p.approximate, p.sides = broker_encoding.encode(p.ast, dialects.get(p.dialect).for_selector(p.text))
             else:
                 p.tri = smt.Encoder(smt.Message(), ibm=dialects.get(p.dialect).ibm_whole_false).selector(p.ast)
         except smt.Unsupported as exc:
@@ -422,6 +423,7 @@ def _encoded(p: _Prepared, message: smt.Message) -> smt.Tri:
         raise smt.Unsupported(p.unsupported or "not encoded")
     for name in sorted(p.names):
         message.slot(name)
+    message.constraints.extend(p.sides)
     return p.tri
 
 
