@@ -203,6 +203,9 @@ def test_repaired_differential() -> None:
     "(017) / JMSXGroupSeq * JMSPriority = 2147483647 * b * s / d",
     "flag NOT IN ('blue', 'abc', '') AND s / 1E-2 / 2147483647 NOT BETWEEN (JMSDeliveryMode) AND 2147483648 * 9223372036854775807",
     "(10L + 1E-2 / s + JMSPriority > s - 1.5f * 7.)",
+    "flag <> 'it''s' AND .5 / s / -2147483648 / n <> JMSPriority",  # a String other than 'it''s'
+    "a IS NOT NULL AND (+0x1F) >= 2147483648 / b - a / 0",  # a a double (an int's a / 0 is NULL)
+    "JMSXGroupSeq BETWEEN -1E-2 AND JMSPriority / 1e3 AND (f IS NOT NULL)",  # JMSXGroupSeq 0
 ])
 def test_never_of_the_bench_by_repair(text: str) -> None:
     """W040 questions the full solver gave up on (solver_bench's never row): a witness by repair."""

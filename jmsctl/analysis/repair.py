@@ -3,7 +3,7 @@ time by the engine's own arithmetic: a property compared with `=` (or `<=`, `>=`
 end) to an expression gets the value the expression has on the message; a property read as a
 condition gets TRUE (FALSE under NOT); a String tested by IN or LIKE one it matches (or "~");
 an operand absent from the expression is given 1 first (a header a plain value: JMSPriority 4),
-and last every name such a plain value.
+and last every name a plain value (1, 1.5, 0).
 
 `b = -d - 0.1 OR s = (f)` beside `1.5f - f - 10L NOT BETWEEN -JMSDeliveryMode AND +t AND s`: the
 second's message has s TRUE (so `s = f` cannot hold), d gets 1 and b then -1.1. The solver spent
@@ -20,11 +20,12 @@ from jmsctl.analysis.smt import FIXED_TYPES, HEADER_TYPES
 from jmsctl.messages.model import Message
 from jmsctl.selector import nodes as n
 from jmsctl.selector.like import split_pattern
-from jmsctl.values import BOOLEAN, INT, LONG, RANGES, STRING, TYPE_ERROR, TypedValue, Value, arithmetic, negate, unary_plus
+from jmsctl.values import BOOLEAN, DOUBLE, INT, LONG, RANGES, STRING, TYPE_ERROR, TypedValue, Value, arithmetic, negate, unary_plus
 
-MAX_CANDIDATES = 160  # messages judged at most for one pair (each a few engine evaluations)
+PHASE = 120  # messages judged at most in each of the two phases (each a few engine evaluations)
 ROUNDS = 3  # repairs in a row
 FILL: TypedValue = (INT, 1)  # an absent operand's first value: not 0, which a divisor must avoid
+PLAIN: tuple[TypedValue, ...] = (FILL, (DOUBLE, 1.5), (INT, 0))  # a name's plain values (a double: `a / 0` is not NULL)
 HEADER_FILL: dict[str, TypedValue] = {"JMSPriority": (INT, 4), "JMSTimestamp": (LONG, 1), "JMSDeliveryMode": (STRING, "PERSISTENT"),
                                       "JMSType": (STRING, "a"), "JMSCorrelationID": (STRING, "a")}  # an absent header's
 FREE_TEXT = ("JMSType", "JMSCorrelationID")  # headers that hold any String (an IN or LIKE atom's value too)
@@ -66,9 +67,9 @@ def repairs(asts: Sequence[n.Node | None]) -> list[Repair]:
     def equal(a: n.Node, op: str, b: n.Node) -> None:
         """Repairs that make ``a op b`` TRUE: a or b solved for b (a), shifted by one where strict."""
         shift = {"<": "-", ">": "+", "<>": "+"}.get(op)  # a := b, or b - 1 for a < b ...
-        add(solved_for(a, n.Arithmetic(shift, b, ONE) if shift else b))
+        add(solved_for(a, _shifted(b, shift)))
         back = {"<": "+", ">": "-", "<>": "+"}.get(op)  # ... b := a, or a + 1 for a < b
-        add(solved_for(b, n.Arithmetic(back, a, ONE) if back else a))
+        add(solved_for(b, _shifted(a, back)))
 
     def walk(node: n.Node, negated: bool) -> None:
         if isinstance(node, (n.And, n.Or)):
@@ -102,12 +103,22 @@ def repairs(asts: Sequence[n.Node | None]) -> list[Repair]:
         if ast is not None:
             walk(ast, False)
     names = sorted({x.name for ast in asts if ast is not None for x in n.walk(ast) if isinstance(x, n.Identifier)})
-    for name in names:  # last: a name given a plain value (1, or a header's), where no atom says more
+    for name in names:  # last: a name given a plain value (1, 1.5, 0, or a header's), where no atom says more
         if name in HEADER_FILL:
             out.setdefault((name, HEADER_FILL[name]), (name, HEADER_FILL[name]))
         elif name not in HEADER_TYPES:
-            out.setdefault((name, FILL), (name, FILL))
+            for plain in PLAIN:
+                out.setdefault((name, plain), (name, plain))
     return list(out.values())
+
+
+def _shifted(node: n.Node, op: str | None) -> n.Node:
+    """``node``, or one more or less (a String literal: itself and "~", for `<>`)."""
+    if op is None:
+        return node
+    if isinstance(node, n.Literal) and node.value[0] is STRING:
+        return n.Literal((STRING, node.value[1] + "~"))
+    return n.Arithmetic(op, node, ONE)
 
 
 def value(node: n.Node, view: dict[str, TypedValue]) -> Value:
@@ -145,6 +156,8 @@ def _applied(m: Message, name: str, source: n.Node | TypedValue) -> Message | No
         given = source if name in FREE_TEXT and isinstance(source, tuple) and source[0] is STRING else HEADER_FILL.get(name)
         return None if given is None or m.headers.get(name) == given[1] else Message({**m.headers, name: given[1]}, props)
     if isinstance(source, tuple):
+        if source[0].is_numeric and source != FILL and name in props:  # 1.5 and 0 (no atom gives a number): absent names only
+            return None
         new = _fitted(name, source)
     else:
         view, headers = dict(m.selector_values()), dict(m.headers)
@@ -165,24 +178,29 @@ def _applied(m: Message, name: str, source: n.Node | TypedValue) -> Message | No
 
 
 def candidates(asts: Sequence[n.Node | None], starts: Sequence[Message]) -> Iterator[Message]:
-    """The starting messages, then each repaired once, then again (ROUNDS), at most MAX_CANDIDATES."""
+    """The starting messages, then each repaired once, then again (ROUNDS), at most PHASE messages
+    with the atoms' repairs only, then as many more with the plain values too (a name's plain
+    values multiply the repairs of every message: alone they would crowd out the second round)."""
     fixes = repairs(asts)
+    atoms = [(name, source) for name, source in fixes if not (isinstance(source, tuple) and source[0].is_numeric)]
     seen: set[str] = set()
-    frontier = list(starts)
-    count = 0
-    for _ in range(ROUNDS + 1):
-        following: list[Message] = []
-        for m in frontier:
-            key = repr((sorted(m.headers.items()), sorted(m.properties.items())))
-            if key in seen:
+    for phase in (atoms, fixes):
+        frontier, count = list(starts), 0
+        for _ in range(ROUNDS + 1):
+            following: list[Message] = []
+            for m in frontier:
+                key = repr((sorted(m.headers.items()), sorted(m.properties.items())))
+                if key not in seen:
+                    seen.add(key)
+                    yield m
+                    count += 1
+                    if count >= PHASE:
+                        break
+                following += [r for name, source in phase if (r := _applied(m, name, source)) is not None]
+            else:
+                frontier = following
                 continue
-            seen.add(key)
-            yield m
-            count += 1
-            if count >= MAX_CANDIDATES:
-                return
-            following += [r for name, source in fixes if (r := _applied(m, name, source)) is not None]
-        frontier = following
+            break
 
 
 def repaired(asts: Sequence[n.Node | None], starts: Sequence[Message], judge: Callable[[Message], object]) -> object | None:
