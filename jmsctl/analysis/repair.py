@@ -1,7 +1,7 @@
 """Witnesses by repair: messages that nearly make a pair of selectors TRUE, changed one atom at a
 time by the engine's own arithmetic: a property compared with `=` (or `<=`, `>=`, BETWEEN's low
 end) to an expression gets the value the expression has on the message; a property read as a
-condition gets TRUE (FALSE under NOT); a String tested by IN or LIKE one it matches (or "~");
+condition gets TRUE (FALSE under NOT); a String tested by IN or LIKE one it matches (or "zqz");
 an operand absent from the expression is given 1 first (a header a plain value: JMSPriority 4),
 and last every name a plain value (1, 1.5, 0).
 
@@ -91,7 +91,7 @@ def repairs(asts: Sequence[n.Node | None]) -> list[Repair]:
                 equal(node.operand, "<=", node.high)
         elif isinstance(node, (n.InList, n.Like)) and isinstance(node.operand, n.Identifier):
             if node.negated != negated:
-                add([(node.operand.name, (STRING, "~"))])  # in no list the corpus has, like no pattern without %
+                add([(node.operand.name, (STRING, "zqz"))])  # in no list the corpus has, like no pattern without %
             elif isinstance(node, n.InList) and isinstance(item := node.items[0], n.Literal):
                 add([(node.operand.name, item.value)])
             elif isinstance(node, n.Like) and isinstance(node.pattern, n.Literal):
@@ -113,11 +113,11 @@ def repairs(asts: Sequence[n.Node | None]) -> list[Repair]:
 
 
 def _shifted(node: n.Node, op: str | None) -> n.Node:
-    """``node``, or one more or less (a String literal: itself and "~", for `<>`)."""
+    """``node``, or one more or less (a String literal: itself and "a", for `<>`)."""
     if op is None:
         return node
     if isinstance(node, n.Literal) and node.value[0] is STRING:
-        return n.Literal((STRING, node.value[1] + "~"))
+        return n.Literal((STRING, node.value[1] + "a"))
     return n.Arithmetic(op, node, ONE)
 
 
