@@ -39,7 +39,6 @@ JMSMessageID, destinations, JMSExpiration), and the STOMP conversion prefix (Str
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
@@ -82,24 +81,8 @@ _DURABLE = {"PERSISTENT": "DURABLE", "NON_PERSISTENT": "NON_DURABLE"}
 Cond = tuple[z3.BoolRef, z3.BoolRef, z3.BoolRef]  # (TRUE, FALSE, THROW), exclusive
 
 
-@dataclass
-class Val:
-    """A value's possible classes: class -> (guard, term); guards exclusive and, over a message, exhaustive."""
-
-    cases: dict[J, tuple[z3.BoolRef, Any]] = field(default_factory=dict)
-
-    def add(self, guard: z3.BoolRef, kind: J, term: Any = None) -> None:
-        if z3.is_false(guard):
-            return
-        old = self.cases.get(kind)
-        if old is None:
-            self.cases[kind] = (guard, term)
-        else:
-            g0, t0 = old
-            self.cases[kind] = (z3.Or(g0, guard), None if term is None else z3.If(guard, term, t0))
-
-    def guard(self, *kinds: J) -> z3.BoolRef:
-        return _or([self.cases[k][0] for k in kinds if k in self.cases])
+class Val(smt.Cases[J]):
+    """A value's possible Java classes (THROW for an exception); over a message the guards are exhaustive."""
 
     def others(self, *kinds: J) -> list[tuple[J, z3.BoolRef, Any]]:
         return [(k, g, t) for k, (g, t) in self.cases.items() if k not in kinds]

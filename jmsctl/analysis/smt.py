@@ -20,7 +20,7 @@ import ctypes
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import z3
 
@@ -81,13 +81,17 @@ _ALPHABET = z3.Union(z3.Range("\\u{0}", "\\u{d7ff}"), z3.Range("\\u{e000}", f"\\
 VALID_STRING = z3.Star(_ALPHABET)
 
 
+KindT = TypeVar("KindT", bound=IntEnum)
+
+
 @dataclass
-class Val:
-    """An expression's possible values: kind -> (guard, term); the guards exclude each other."""
+class Cases(Generic[KindT]):
+    """A value's possible kinds: kind -> (guard, term), the guards exclusive. One class for the standard's
+    kinds (``Val`` below) and the brokers' Java classes (``broker_encoding.Val``)."""
 
-    cases: dict[K, tuple[z3.BoolRef, Any]] = field(default_factory=dict)
+    cases: dict[KindT, tuple[z3.BoolRef, Any]] = field(default_factory=dict)
 
-    def add(self, guard: z3.BoolRef, kind: K, term: Any = None) -> None:
+    def add(self, guard: z3.BoolRef, kind: KindT, term: Any = None) -> None:
         if z3.is_false(guard):
             return
         old = self.cases.get(kind)
@@ -97,13 +101,17 @@ class Val:
             g0, t0 = old
             self.cases[kind] = (z3.Or(g0, guard), None if term is None else z3.If(guard, term, t0))
 
-    def items(self) -> Iterable[tuple[K, z3.BoolRef, Any]]:
+    def items(self) -> Iterable[tuple[KindT, z3.BoolRef, Any]]:
         for kind, (g, t) in self.cases.items():
             yield kind, g, t
 
-    def guard(self, *kinds: K) -> z3.BoolRef:
+    def guard(self, *kinds: KindT) -> z3.BoolRef:
         gs = [self.cases[k][0] for k in kinds if k in self.cases]
         return z3.Or(*gs) if len(gs) > 1 else (gs[0] if gs else FALSE_F)
+
+
+class Val(Cases[K]):
+    """An expression's possible values under the standard's kinds."""
 
 
 def _and(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
