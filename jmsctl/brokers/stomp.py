@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from jmsctl.brokers.interface import BrokerError, BrowseStalled, Options, SendReport, Target, destination, stalled
-from jmsctl.brokers.outgoing import STOMP_HEADERS, prepare
+from jmsctl.brokers.outgoing import STOMP_HEADERS, Outgoing, prepare
 from jmsctl.messages.model import Message
 from jmsctl.values import STRING
 
@@ -229,8 +229,10 @@ class StompConnection:
                     break
                 count += 1
                 message = message_of(frame)
-                if message.body_type == "text" and message.body is not None and not frame.body.isascii():
-                    text_of(frame.body, self.said)  # counted (message_of decoded it the same way)
+                if message.body_type == "text" and message.body is not None and "\ufffd" in message.body:
+                    odd = not_utf_8(frame.body)  # a replacement character: read from bytes that were not UTF-8?
+                    if odd is not None:
+                        self.said[odd] += 1
                 yield message
         finally:
             for what, n in self.said.items():
@@ -266,11 +268,14 @@ class StompConnection:
         asked = 0
         try:
             for message in messages:
-                refused = activemq_refusal(prepare(message, True, Counter()).message) if self.dialect == "activemq" else None
+                lost: Counter[str] = Counter()
+                out = prepare(message, True, lost)
+                refused = activemq_refusal(out.message) if self.dialect == "activemq" else None
                 if refused is not None:  # never sent: the broker would refuse it, and close the connection on the rest
                     report.lost[refused] += 1
                     continue
-                frame = self.frame_of(queue, message, report)
+                report.lost.update(lost)
+                frame = self._send_frame(queue, out, report)
                 asked += 1
                 pending += b"SEND\nreceipt:" + RECEIPT.encode() + str(asked).encode() + frame[4:]
                 if len(pending) > 1 << 16:
@@ -309,7 +314,10 @@ class StompConnection:
 
     def frame_of(self, queue: str, message: Message, report: SendReport) -> bytes:
         """One SEND frame; what STOMP cannot carry counted in ``report``."""
-        out = prepare(message, True, report.lost)
+        return self._send_frame(queue, prepare(message, True, report.lost), report)
+
+    def _send_frame(self, queue: str, out: Outgoing, report: SendReport) -> bytes:
+        """The SEND frame of a message ``prepare`` has made ready for STOMP."""
         h = out.message.headers
         kind, plain = destination(self.target, queue)
         headers = {"destination": f"/{kind}/{plain}"}
@@ -388,25 +396,21 @@ CESU_8 = ("text bodies in CESU-8 (a JMS producer's character outside the BMP, as
 NOT_UTF_8 = "text bodies that are not UTF-8 (each bad byte read as U+FFFD)"
 
 
-def text_of(body: bytes, said: Counter[str] | None = None) -> str:
-    """What a text body holds: UTF-8; else CESU-8 (ActiveMQ hands a JMS-sent character outside the
-    BMP to STOMP as two 3-byte surrogates); else neither. What was not plain UTF-8 is counted in
-    ``said`` (``message_of`` reads such bytes as U+FFFD, as before: a body a backup or a move
-    carries on is the one STOMP gave)."""
+def not_utf_8(body: bytes) -> str | None:
+    """What a text body that is not UTF-8 is, said once with a count (``message_of`` reads its bad bytes
+    as U+FFFD: a body a backup or a move carries on is the one STOMP gave): CESU-8 (ActiveMQ hands a
+    JMS-sent character outside the BMP to STOMP as two 3-byte surrogates) or neither; None: UTF-8."""
     try:
-        return body.decode("utf-8")
+        body.decode("utf-8")
+        return None
     except UnicodeDecodeError:
         pass
     try:
-        # strict: surrogates in pairs only (a lone one, which a JMS producer can send too, stays U+FFFD as before)
-        text = body.decode("utf-8", "surrogatepass").encode("utf-16-le", "surrogatepass").decode("utf-16-le", "strict")
-        if said is not None:
-            said[CESU_8] += 1
-        return text
+        # strict: surrogates in pairs only (a lone one, which a JMS producer can send too, is not CESU-8)
+        body.decode("utf-8", "surrogatepass").encode("utf-16-le", "surrogatepass").decode("utf-16-le", "strict")
+        return CESU_8
     except UnicodeError:
-        if said is not None:
-            said[NOT_UTF_8] += 1
-        return body.decode("utf-8", "replace")
+        return NOT_UTF_8
 
 
 def message_of(frame: Frame) -> Message:
