@@ -46,6 +46,7 @@ import z3
 
 from jmsctl.analysis import smt
 from jmsctl.analysis.broker_like import like_regex
+from jmsctl.analysis.folding import and_all, or_all
 from jmsctl.analysis.smt import F32S, F64S, FALSE_F, RNE, TRUE_F, string_val
 from jmsctl.selector import nodes as n
 from jmsctl.selector.dialects import Dialect
@@ -86,18 +87,6 @@ class Val(smt.Cases[J]):
 
     def others(self, *kinds: J) -> list[tuple[J, z3.BoolRef, Any]]:
         return [(k, g, t) for k, (g, t) in self.cases.items() if k not in kinds]
-
-
-def _or(fs: list[z3.BoolRef]) -> z3.BoolRef:
-    fs = [f for f in fs if not z3.is_false(f)]
-    return z3.Or(*fs) if len(fs) > 1 else (fs[0] if fs else FALSE_F)
-
-
-def _and(*fs: z3.BoolRef) -> z3.BoolRef:
-    if any(z3.is_false(f) for f in fs):
-        return FALSE_F
-    rest = [f for f in fs if not z3.is_true(f)]
-    return z3.And(*rest) if len(rest) > 1 else (rest[0] if rest else TRUE_F)
 
 
 def _not(f: z3.BoolRef) -> z3.BoolRef:
@@ -173,23 +162,23 @@ class Encoding:
             goes_on, stop, threw = TRUE_F, [], []
             for part in n.chain(node):
                 m, x = self.matches(part)
-                threw.append(_and(goes_on, x))
+                threw.append(and_all(goes_on, x))
                 if isinstance(node, n.And):
-                    goes_on = _and(goes_on, m)
+                    goes_on = and_all(goes_on, m)
                 else:
-                    stop.append(_and(goes_on, m))
-                    goes_on = _and(goes_on, _not(m), _not(x))
-            return (goes_on if isinstance(node, n.And) else _or(stop)), _or(threw)
+                    stop.append(and_all(goes_on, m))
+                    goes_on = and_all(goes_on, _not(m), _not(x))
+            return (goes_on if isinstance(node, n.And) else or_all(stop)), or_all(threw)
         if isinstance(node, n.Between):  # createBetween: an AND (OR) of two comparisons, matched as one
             x, lo, hi = (self.value(c) for c in (node.operand, node.low, node.high))
             if node.negated:
                 t1, _, x1 = self._ordered(x, lo, "<")
                 t2, _, x2 = self._ordered(x, hi, ">")
-                on = _and(_not(t1), _not(x1))
-                return _or([t1, _and(on, t2)]), _or([x1, _and(on, x2)])
+                on = and_all(_not(t1), _not(x1))
+                return or_all([t1, and_all(on, t2)]), or_all([x1, and_all(on, x2)])
             t1, _, x1 = self._ordered(x, lo, ">=")
             t2, _, x2 = self._ordered(x, hi, "<=")
-            return _and(t1, t2), _or([x1, _and(t1, x2)])
+            return and_all(t1, t2), or_all([x1, and_all(t1, x2)])
         t, _, x = self.cond(node)
         return t, x
 
@@ -202,21 +191,21 @@ class Encoding:
             for part in n.chain(node):
                 t, f, x = self.cond(part)
                 stop, last = (t, f) if stop_at_true else (f, t)
-                stops.append(_and(goes_on, stop))
-                threw.append(_and(goes_on, x))
+                stops.append(and_all(goes_on, stop))
+                threw.append(and_all(goes_on, x))
                 lasts.append(last)
-                goes_on = _and(goes_on, _not(stop), _not(x))
-            stopped, all_last = _or(stops), _and(*lasts)
-            return (stopped, all_last, _or(threw)) if stop_at_true else (all_last, stopped, _or(threw))
+                goes_on = and_all(goes_on, _not(stop), _not(x))
+            stopped, all_last = or_all(stops), and_all(*lasts)
+            return (stopped, all_last, or_all(threw)) if stop_at_true else (all_last, stopped, or_all(threw))
         if isinstance(node, n.Not):  # NotExpression, 248-254
             t, f, x = self.cond(node.operand)
             return f, t, x
         if isinstance(node, n.Identifier):  # createBooleanCast, 145-166: a non-Boolean is FALSE
             v = self.value(node)
-            other = _or([g for _, g, _ in v.others(J.NULL, J.BOOL)])
+            other = or_all([g for _, g, _ in v.others(J.NULL, J.BOOL)])
             if J.BOOL in v.cases:
                 g, b = v.cases[J.BOOL]
-                return _and(g, b), _or([_and(g, _not(b)), other]), FALSE_F
+                return and_all(g, b), or_all([and_all(g, _not(b)), other]), FALSE_F
             return FALSE_F, other, FALSE_F
         if isinstance(node, n.Literal):
             value = node.value[1]
@@ -235,15 +224,15 @@ class Encoding:
         if isinstance(node, n.IsNull):  # createIsNull: EqualsExpression against the NULL constant
             v = self.value(node.operand)
             null, threw = v.guard(J.NULL), v.guard(J.THROW)
-            other = _or([g for _, g, _ in v.others(J.NULL, J.THROW)])
+            other = or_all([g for _, g, _ in v.others(J.NULL, J.THROW)])
             return (other, null, threw) if node.negated else (null, other, threw)
         if isinstance(node, n.InList):  # createInExpression, 60-120: a non-String is NULL
             v = self.value(node.operand)
             if J.STR not in v.cases:
                 return FALSE_F, FALSE_F, v.guard(J.THROW)
             g, s = v.cases[J.STR]
-            hit = _or([s == self._item(i) for i in node.items])
-            t, f = _and(g, hit), _and(g, _not(hit))
+            hit = or_all([s == self._item(i) for i in node.items])
+            t, f = and_all(g, hit), and_all(g, _not(hit))
             return (f, t, v.guard(J.THROW)) if node.negated else (t, f, v.guard(J.THROW))
         if isinstance(node, n.Like):  # LikeExpression.evaluate(), ComparisonExpression 129-145: a non-String is FALSE
             return self._like(node)
@@ -254,9 +243,9 @@ class Encoding:
         """LogicExpression.evaluate() of two conditions."""
         (t1, f1, x1), (t2, f2, x2) = first, second
         stop1, stop2 = (t1, t2) if stop_at_true else (f1, f2)
-        on = _and(_not(stop1), _not(x1))
-        stopped, threw = _or([stop1, _and(on, stop2)]), _or([x1, _and(on, x2)])
-        last = _and(f1, f2) if stop_at_true else _and(t1, t2)
+        on = and_all(_not(stop1), _not(x1))
+        stopped, threw = or_all([stop1, and_all(on, stop2)]), or_all([x1, and_all(on, x2)])
+        last = and_all(f1, f2) if stop_at_true else and_all(t1, t2)
         return (stopped, last, threw) if stop_at_true else (last, stopped, threw)
 
     def _item(self, item: n.Node) -> Any:
@@ -267,11 +256,11 @@ class Encoding:
     def _like(self, node: n.Like) -> Cond:
         v = self.value(node.operand)
         rx = like_regex(node)
-        other = _or([g for _, g, _ in v.others(J.NULL, J.THROW, J.STR)])
+        other = or_all([g for _, g, _ in v.others(J.NULL, J.THROW, J.STR)])
         t, f = FALSE_F, other
         if J.STR in v.cases:
             g, s = v.cases[J.STR]
-            t, f = _and(g, z3.InRe(s, rx)), _or([_and(g, z3.Not(z3.InRe(s, rx))), other])
+            t, f = and_all(g, z3.InRe(s, rx)), or_all([and_all(g, z3.Not(z3.InRe(s, rx))), other])
         return (f, t, v.guard(J.THROW)) if node.negated else (t, f, v.guard(J.THROW))
 
     # ----- comparisons -------------------------------------------------------------------------
@@ -281,12 +270,12 @@ class Encoding:
         null = null TRUE, NULL only for a null on the left; unlike classes through compare()."""
         trues: list[z3.BoolRef] = []
         falses: list[z3.BoolRef] = []
-        threw = [a.guard(J.THROW), _and(_not(a.guard(J.THROW)), b.guard(J.THROW))]
+        threw = [a.guard(J.THROW), and_all(_not(a.guard(J.THROW)), b.guard(J.THROW))]
         for ka, ga, va in a.others(J.THROW):
             for kb, gb, vb in b.others(J.THROW):
                 if a is b and ka is not kb:
                     continue  # one name on both sides: one class at a time
-                g = _and(ga, gb)
+                g = and_all(ga, gb)
                 if ka is J.NULL or kb is J.NULL:
                     if ka is kb:
                         trues.append(g)
@@ -294,7 +283,7 @@ class Encoding:
                         falses.append(g)
                     continue
                 self._sorted(g, self._compare(ka, va, kb, vb, "="), trues, falses, threw)
-        return _or(trues), _or(falses), _or(threw)
+        return or_all(trues), or_all(falses), or_all(threw)
 
     def _ordered(self, a: Val, b: Val, op: str) -> Cond:
         """ComparisonExpression.evaluate() (385-395): NULL on the left ends it before the right."""
@@ -302,11 +291,11 @@ class Encoding:
         falses: list[z3.BoolRef] = []
         threw = [a.guard(J.THROW)]
         for ka, ga, va in a.others(J.THROW, J.NULL):
-            threw.append(_and(ga, b.guard(J.THROW)))
+            threw.append(and_all(ga, b.guard(J.THROW)))
             for kb, gb, vb in b.others(J.THROW, J.NULL):
                 if a is not b or ka is kb:  # one name on both sides: one class at a time
-                    self._sorted(_and(ga, gb), self._compare(ka, va, kb, vb, op), trues, falses, threw)
-        return _or(trues), _or(falses), _or(threw)
+                    self._sorted(and_all(ga, gb), self._compare(ka, va, kb, vb, op), trues, falses, threw)
+        return or_all(trues), or_all(falses), or_all(threw)
 
     @staticmethod
     def _sorted(g: z3.BoolRef, outcome: Any, trues: list[z3.BoolRef], falses: list[z3.BoolRef], threw: list[z3.BoolRef]) -> None:
@@ -315,8 +304,8 @@ class Encoding:
         elif outcome is J.THROW:
             threw.append(g)
         else:
-            trues.append(_and(g, outcome))
-            falses.append(_and(g, _not(outcome)))
+            trues.append(and_all(g, outcome))
+            falses.append(and_all(g, _not(outcome)))
 
     def _compare(self, ka: J, va: Any, kb: J, vb: Any, op: str) -> Any:
         """compare() (397-515) of two non-null values: a formula for asBoolean(compareTo), None for
@@ -372,8 +361,8 @@ class Encoding:
         x, y = _double(ka, va), _double(kb, vb)
         x_zero = (va == 0) if ka in INTEGRAL else z3.fpIsZero(x)
         x_neg = (va < 0) if ka in INTEGRAL else z3.fpIsNegative(x)
-        nan = _or([] if x_int else [z3.fpIsNaN(x), z3.fpIsInf(x)])
-        nan = _or([nan, (vb == 0) if kb in INTEGRAL else z3.fpIsZero(y), *([] if y_int else [z3.fpIsNaN(y)])])
+        nan = or_all([] if x_int else [z3.fpIsNaN(x), z3.fpIsInf(x)])
+        nan = or_all([nan, (vb == 0) if kb in INTEGRAL else z3.fpIsZero(y), *([] if y_int else [z3.fpIsNaN(y)])])
         bounded = z3.And(z3.Not(z3.fpIsNaN(r)), z3.fpLT(z3.fpAbs(r), z3.fpAbs(y)), z3.Or(z3.fpIsZero(r), z3.fpIsNegative(r) == x_neg))
         if x_int and y_int:  # the remainder of two integral values is integral
             bounded = z3.And(bounded, z3.fpRoundToIntegral(z3.RTZ(), r) == r)
@@ -402,8 +391,8 @@ class Encoding:
         t, f, x = self.cond(node)  # a condition as a value: Boolean, null, or its exception
         out = Val()
         out.add(x, J.THROW)
-        out.add(_or([t, f]), J.BOOL, t)
-        out.add(_and(_not(t), _not(f), _not(x)), J.NULL)
+        out.add(or_all([t, f]), J.BOOL, t)
+        out.add(and_all(_not(t), _not(f), _not(x)), J.NULL)
         return out
 
     def _property(self, name: str) -> Val:
@@ -438,12 +427,12 @@ class Encoding:
         out.add(a.guard(J.THROW), J.THROW)
         out.add(a.guard(J.NULL), J.NULL)  # the right operand is not evaluated (ArithmeticExpression 185-195)
         for ka, ga, va in a.others(J.THROW, J.NULL):
-            out.add(_and(ga, b.guard(J.THROW)), J.THROW)
-            out.add(_and(ga, b.guard(J.NULL)), J.NULL)
+            out.add(and_all(ga, b.guard(J.THROW)), J.THROW)
+            out.add(and_all(ga, b.guard(J.NULL)), J.NULL)
             for kb, gb, vb in b.others(J.THROW, J.NULL):
                 if a is b and ka is not kb:
                     continue  # one name on both sides: one class at a time
-                g = _and(ga, gb)
+                g = and_all(ga, gb)
                 if op == "+" and ka is J.STR:  # createPlus 43-46: text + rvalue
                     out.add(g, J.STR, z3.Concat(va, self._text(kb, vb)))
                 elif ka not in (*NUMBERS, J.BIG) or kb not in (*NUMBERS, J.BIG):

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 
 import z3
 
+from jmsctl.analysis.folding import and_all, or_all
 from jmsctl.analysis.smt import FIXED_TYPES, K, Unsupported
 from jmsctl.selector import nodes as n
 from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, LONG, STRING, JType
@@ -54,20 +55,6 @@ def _shared(key: tuple[object, ...], make: type) -> z3.ExprRef:
     return make(f"kinds!{key!r}")
 
 
-def _and(*fs: z3.BoolRef) -> z3.BoolRef:
-    parts = [f for f in fs if not z3.is_true(f)]
-    if any(z3.is_false(f) for f in parts):
-        return FALSE_F
-    return z3.And(*parts) if len(parts) > 1 else (parts[0] if parts else TRUE_F)
-
-
-def _or(fs: Sequence[z3.BoolRef]) -> z3.BoolRef:
-    parts = [f for f in fs if not z3.is_false(f)]
-    if any(z3.is_true(f) for f in parts):
-        return TRUE_F
-    return z3.Or(*parts) if len(parts) > 1 else (parts[0] if parts else FALSE_F)
-
-
 class Abstraction:
     """One selector's abstract (is TRUE, is FALSE) and its names' kind constraints."""
 
@@ -84,7 +71,7 @@ class Abstraction:
         allowed = [K.NULL, kind_of(fixed)] if fixed is not None else [K.NULL, K.BOOL, K.I32, K.I64, K.F32, K.F64, K.STR]
         if name not in self._names:
             self._names.add(name)
-            self.constraints.append(_or([var == int(k) for k in allowed]))
+            self.constraints.append(or_all([var == int(k) for k in allowed]))
         return var, allowed
 
     def value(self, node: n.Node) -> Kinds:
@@ -106,7 +93,7 @@ class Abstraction:
         a, b = self.value(node.left), self.value(node.right)
         out: Kinds = {}
         for (ka, ga), (kb, gb) in itertools.product(a.items(), b.items()):
-            g = _and(ga, gb)
+            g = and_all(ga, gb)
             if ka in (K.ERR, K.BOOL, K.STR) or kb in (K.ERR, K.BOOL, K.STR):
                 _add(out, K.ERR, g)
             elif K.NULL in (ka, kb):
@@ -115,8 +102,8 @@ class Abstraction:
                 k = _promoted(ka, kb)
                 if k in (K.I32, K.I64) and node.op == "/":  # a zero divisor gives NULL
                     zero = _shared(("zero", node.right), z3.Bool)
-                    _add(out, K.NULL, _and(g, zero))
-                    _add(out, k, _and(g, z3.Not(zero)))
+                    _add(out, K.NULL, and_all(g, zero))
+                    _add(out, k, and_all(g, z3.Not(zero)))
                 else:
                     _add(out, k, g)
         return out
@@ -127,7 +114,7 @@ class Abstraction:
         if isinstance(node, (n.And, n.Or)):
             parts = [self.cond(c) for c in n.chain(node)]
             ts, fs = [t for t, _ in parts], [f for _, f in parts]
-            return (_and(*ts), _or(fs)) if isinstance(node, n.And) else (_or(ts), _and(*fs))
+            return (and_all(*ts), or_all(fs)) if isinstance(node, n.And) else (or_all(ts), and_all(*fs))
         if isinstance(node, n.Not):
             t, f = self.cond(node.operand)
             return f, t
@@ -136,9 +123,9 @@ class Abstraction:
         if isinstance(node, n.Between):
             if node.negated:
                 (t1, f1), (t2, f2) = self.compare("<", node.operand, node.low), self.compare(">", node.operand, node.high)
-                return _or([t1, t2]), _and(f1, f2)
+                return or_all([t1, t2]), and_all(f1, f2)
             (t1, f1), (t2, f2) = self.compare(">=", node.operand, node.low), self.compare("<=", node.operand, node.high)
-            return _and(t1, t2), _or([f1, f2])
+            return and_all(t1, t2), or_all([f1, f2])
         if isinstance(node, n.InList):
             return self._string_test(node.operand, node.negated, ("in", node.operand, node.items))
         if isinstance(node, n.Like):
@@ -150,11 +137,11 @@ class Abstraction:
             return (TRUE_F, FALSE_F) if node.value[1] else (FALSE_F, TRUE_F)
         if isinstance(node, n.Identifier):
             v = self.value(node)
-            other = _or([g for k, g in v.items() if k not in (K.NULL, K.BOOL)])
+            other = or_all([g for k, g in v.items() if k not in (K.NULL, K.BOOL)])
             if K.BOOL not in v:
                 return FALSE_F, other
             b = z3.Bool(f"kinds!{node.name}!value")
-            return _and(v[K.BOOL], b), _or([_and(v[K.BOOL], z3.Not(b)), other])
+            return and_all(v[K.BOOL], b), or_all([and_all(v[K.BOOL], z3.Not(b)), other])
         raise Unsupported(f"not a condition: {type(node).__name__}")
 
     def _string_test(self, operand: n.Node, negated: bool, key: tuple[object, ...]) -> Tri:
@@ -162,7 +149,7 @@ class Abstraction:
         if g is None:
             return FALSE_F, FALSE_F  # NULL and every other kind: UNKNOWN
         hit = _shared(key, z3.Bool)
-        t, f = _and(g, hit), _and(g, z3.Not(hit))
+        t, f = and_all(g, hit), and_all(g, z3.Not(hit))
         return (f, t) if negated else (t, f)
 
     def compare(self, op: str, left: n.Node, right: n.Node) -> Tri:
@@ -176,23 +163,23 @@ class Abstraction:
         trues: list[z3.BoolRef] = []
         falses: list[z3.BoolRef] = []
         for (ka, ga), (kb, gb) in itertools.product(a.items(), b.items()):
-            g = _and(ga, gb)
+            g = and_all(ga, gb)
             if K.ERR in (ka, kb):
                 falses.append(g)
             elif K.NULL in (ka, kb):
                 continue  # UNKNOWN
             elif (ka in NUMERIC and kb in NUMERIC) or (ka is kb and op in ("=", "<>")):
-                trues.append(_and(g, hit))
-                falses.append(_and(g, z3.Not(hit)))
+                trues.append(and_all(g, hit))
+                falses.append(and_all(g, z3.Not(hit)))
             else:  # unlike kinds, or a String or boolean ordered: FALSE
                 falses.append(g)
-        return _or(trues), _or(falses)
+        return or_all(trues), or_all(falses)
 
 
 def _add(out: Kinds, k: K, g: z3.BoolRef) -> None:
     if z3.is_false(g):
         return
-    out[k] = _or([out[k], g]) if k in out else g
+    out[k] = or_all([out[k], g]) if k in out else g
 
 
 def _promoted(ka: K, kb: K) -> K:

@@ -14,7 +14,7 @@ both selectors after the dump format's round trip), and a failed search says not
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from jmsctl.analysis.smt import FIXED_TYPES, HEADER_TYPES
 from jmsctl.messages.model import Message
@@ -203,13 +203,4 @@ def candidates(asts: Sequence[n.Node | None], starts: Sequence[Message]) -> Iter
             break
 
 
-def repaired(asts: Sequence[n.Node | None], starts: Sequence[Message], judge: Callable[[Message], object]) -> object | None:
-    """The first candidate ``judge`` accepts (what it returns), or None."""
-    for m in candidates(asts, starts):
-        found = judge(m)
-        if found is not None:
-            return found
-    return None
-
-
-__all__ = ["candidates", "repaired", "repairs", "value"]
+__all__ = ["candidates", "repairs", "value"]
