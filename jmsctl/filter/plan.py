@@ -41,6 +41,7 @@ from typing import Any
 
 from jmsctl.selector import dialects
 from jmsctl.selector import nodes as n
+from jmsctl.selector.like import split_pattern
 from jmsctl.values import STRING
 
 # Characters that JSON can also write as a two-character escape (\" \\ \/ \b \f \n \r \t).
@@ -248,17 +249,13 @@ class FilterPlan:
 
 
 def _like_tokens(pattern: str, escape: str | None) -> list[tuple[str, bool]]:
-    """A LIKE pattern as (character, is a wildcard) pairs, escapes resolved."""
+    """A LIKE pattern as (character, is a wildcard) pairs, escapes resolved (the engine's own reading
+    of the pattern, selector.like.split_pattern)."""
     tokens: list[tuple[str, bool]] = []
-    i = 0
-    while i < len(pattern):
-        ch = pattern[i]
-        if escape is not None and ch == escape and i + 1 < len(pattern):
-            tokens.append((pattern[i + 1], False))
-            i += 2
-            continue
-        tokens.append((ch, ch in "%_"))
-        i += 1
+    for k, segment in enumerate(split_pattern(pattern, escape)):
+        if k:
+            tokens.append(("%", True))
+        tokens.extend(("_", True) if ch is None else (ch, False) for ch in segment)
     return tokens
 
 
