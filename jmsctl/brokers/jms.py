@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 import orjson
 
 from jmsctl.brokers.interface import BrokerError, BrowseStalled, Options, Rejected, SendReport, Target, destination, stalled
-from jmsctl.brokers.jvm import _bridge, _loader, _start_jvm, end_process
+from jmsctl.brokers.jvm import bridge_class, class_loader, end_process, start_jvm
 from jmsctl.brokers.outgoing import prepare
 from jmsctl.messages.model import BytesValue, Message
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING, to_f32
@@ -122,10 +122,10 @@ class JmsConnection:
             known = ", ".join(sorted(PROVIDERS))
             raise BrokerError(f"{target.url}: unknown provider {target.scheme!r} (stomp, stomps, {known}); give its client jars with "
                               "--classpath or JMSCTL_CLASSPATH and its ConnectionFactory class in JMSCTL_FACTORY")
-        jpype = self.jpype = _start_jvm(target, classpath)
+        jpype = self.jpype = start_jvm(target, classpath)
         self._error = jpype.JException
-        loader = _loader(jpype, classpath)
-        self.bridge = _bridge(jpype, target, loader, classpath)
+        loader = class_loader(jpype, classpath)
+        self.bridge = bridge_class(jpype, target, loader, classpath)
         factory_name = os.environ.get("JMSCTL_FACTORY") or (provider.factory if provider else "")
         try:
             factory_class = jpype.JClass(factory_name, loader=loader)

@@ -43,7 +43,7 @@ def _import_jpype() -> Any:
     return jpype
 
 
-def _start_jvm(target: Target, classpath: list[str]) -> Any:
+def start_jvm(target: Target, classpath: list[str]) -> Any:
     try:
         jpype = _import_jpype()
     except ImportError:
@@ -68,7 +68,7 @@ def _start_jvm(target: Target, classpath: list[str]) -> Any:
             java_io = "java.io."
             jpype.JClass("java.lang.System").setErr(jpype.JClass(java_io + "PrintStream")(jpype.JClass(java_io + "OutputStream").nullOutputStream()))
         # else: one JVM per process (JPype cannot restart one); the jars of a later connection are
-        # added through a class loader of its own (_loader).
+        # added through a class loader of its own (class_loader).
     return jpype
 
 
@@ -91,7 +91,7 @@ def end_process(status: int) -> None:
     os._exit(status)
 
 
-def _loader(jpype: Any, classpath: list[str]) -> Any:
+def class_loader(jpype: Any, classpath: list[str]) -> Any:
     """A class loader over ``classpath`` (the JVM's own when it was started with it)."""
     system = jpype.JClass("java.lang.ClassLoader").getSystemClassLoader()
     started = set(str(jpype.JClass("java.lang.System").getProperty("java.class.path")).split(os.pathsep))
@@ -102,7 +102,7 @@ def _loader(jpype: Any, classpath: list[str]) -> Any:
     return jpype.JClass("java.net.URLClassLoader")(urls, system)
 
 
-def _bridge(jpype: Any, target: Target, loader: Any, classpath: list[str]) -> Any:
+def bridge_class(jpype: Any, target: Target, loader: Any, classpath: list[str]) -> Any:
     """JmsctlBridge compiled against the provider's JMS API (javax.jms or jakarta.jms), cached."""
     api = None
     for name in ("javax.jms", "jakarta.jms"):
@@ -155,4 +155,4 @@ def _compiled(target: Target, api: str, classpath: list[str]) -> Path:
     return cache
 
 
-__all__ = ["BRIDGE", "JVM_FLAGS", "end_process"]
+__all__ = ["BRIDGE", "JVM_FLAGS", "bridge_class", "class_loader", "end_process", "start_jvm"]
