@@ -136,8 +136,9 @@ def write() -> None:
     rows = "".join(f'    "{name}": ({crc}, ({", ".join(f"{x!r}" for x in names).replace(chr(39), chr(34))},)),\n' for name, (crc, names) in build().items())
     start = text.index("TABLE: dict[str, tuple[int, tuple[str, ...]]] = {\n") + len("TABLE: dict[str, tuple[int, tuple[str, ...]]] = {\n")
     end = text.index("}\n", start)
-    with open(path, "w", encoding="utf-8") as f:
+    with open(f"{path}.tmp", "w", encoding="utf-8") as f:  # whole or not at all: a failed write leaves the table as it was
         f.write(text[:start] + rows + text[end:])
+    os.replace(f"{path}.tmp", path)
 
 
 if __name__ == "__main__":
