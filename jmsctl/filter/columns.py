@@ -42,7 +42,7 @@ from msgspec import UNSET
 
 from jmsctl.filter import schema as fs
 from jmsctl.filter.view import DELIVERY_VIEW, HEADER_TYPE, property_value
-from jmsctl.messages.decode import _AMBIGUOUS, SPECIAL_FLOATS, AmbiguousNumber, RecordError, decode_value
+from jmsctl.messages.decode import AMBIGUOUS_BEYOND, SPECIAL_FLOATS, AmbiguousNumber, RecordError, decode_value
 from jmsctl.selector import Selector
 from jmsctl.selector import nodes as n
 from jmsctl.selector.compiler import compile_selector
@@ -174,7 +174,7 @@ def _doubles(col: list[Any], exact: bool = False) -> tuple[bool, list[Any]] | No
     # integral beyond +-2^63 (AmbiguousNumber: the per-line path; msgspec refuses such an integer before
     # this, so the test is a guard). min / max in C: a NaN (no bare JSON number is one) gives either NaN,
     # which fails the test, or the extreme of the others.
-    if first is float and min(col) > -_AMBIGUOUS and max(col) < _AMBIGUOUS:
+    if first is float and min(col) > -AMBIGUOUS_BEYOND and max(col) < AMBIGUOUS_BEYOND:
         return True, col
     return None
 

@@ -47,7 +47,7 @@ class AmbiguousNumber(Exception):
     reads those as doubles); the loader parses that record again exactly."""
 
 
-_AMBIGUOUS = 9.223372036854775807e18  # orjson keeps integers in [-2^63, 2^64) exact
+AMBIGUOUS_BEYOND = 9.223372036854775807e18  # orjson keeps integers in [-2^63, 2^64) exact
 
 
 def _is_int(v: Any) -> bool:
@@ -72,7 +72,7 @@ def decode_value(v: Any, where: str) -> TypedValue:
     if t is bool:
         return (BOOLEAN, v)
     if t is float:
-        if -_AMBIGUOUS < v < _AMBIGUOUS or not v.is_integer():
+        if -AMBIGUOUS_BEYOND < v < AMBIGUOUS_BEYOND or not v.is_integer():
             return (DOUBLE, v)
         raise AmbiguousNumber(where)
     if t is WrittenFloat:
