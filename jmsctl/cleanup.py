@@ -77,6 +77,25 @@ def signals_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
+_held: list[bool] = []
+_deferred: list[int] = []
+
+
+@contextlib.contextmanager
+def held() -> Iterator[None]:
+    """A signal ``stopping`` turns into ``Stopped`` waits for the end of the block: for a step and the
+    count that says it was done (a broker's commit and the number said committed), which a Stopped
+    raised between them would tell apart (the broker has 2,000, jmsctl says 1,000)."""
+    _held.append(True)
+    try:
+        yield
+    finally:
+        _held.pop()
+        signum = _deferred.pop() if _deferred and not _held else None
+    if signum is not None:
+        raise Stopped(signum)
+
+
 class Stopped(BaseException):
     """A signal turned into an exception by ``stopping``: it unwinds like Ctrl-C, so that ``finally``
     blocks close connections and roll back what is not committed, and the command says what was
@@ -114,6 +133,9 @@ def stopping() -> Iterator[None]:
         if stopped or os.getpid() != owner:  # a second signal, or a forked child: end now
             os._exit(128 + signum)
         stopped.append(signum)
+        if _held:  # a step and its count go together: Stopped when the step's block ends (held)
+            _deferred.append(signum)
+            return
         raise Stopped(signum)
 
     for sig in SIGNALS:
@@ -180,4 +202,4 @@ def _handler(signum: int, frame: object) -> None:
     os._exit(128 + signum)
 
 
-__all__ = ["SIGNALS", "Stopped", "pending", "register", "signals_blocked", "stopping", "unregister"]
+__all__ = ["SIGNALS", "Stopped", "held", "pending", "register", "signals_blocked", "stopping", "unregister"]

@@ -483,3 +483,18 @@ def test_spark_filter_killed_mid_job_leaves_no_partial_directory(big_dump: Path,
                 os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             p.communicate(timeout=30)
+
+
+def test_a_signal_in_a_held_block_is_raised_when_the_block_ends() -> None:
+    """cleanup.held: a step and its count go together (a JMS send's commit and the number said
+    committed): the Stopped of a signal received inside comes after the block's last statement."""
+    from jmsctl import cleanup
+
+    done: list[str] = []
+    with pytest.raises(cleanup.Stopped) as stop, cleanup.stopping():
+        with cleanup.held():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)  # the handler runs here, between statements: it must not raise
+            done.append("counted")
+        done.append("after the block")  # never reached: Stopped at the block's end
+    assert done == ["counted"] and stop.value.status == 128 + signal.SIGTERM

@@ -30,6 +30,7 @@ import orjson
 from jmsctl.brokers.interface import BrokerError, BrowseStalled, Options, Rejected, SendReport, Target, destination, stalled
 from jmsctl.brokers.jvm import bridge_class, class_loader, end_process, start_jvm
 from jmsctl.brokers.outgoing import prepare
+from jmsctl.cleanup import held
 from jmsctl.messages.model import BytesValue, Message
 from jmsctl.values import BOOLEAN, BYTE, DOUBLE, FLOAT, INT, LONG, SHORT, STRING, to_f32
 
@@ -316,10 +317,12 @@ class JmsConnection:
                 producer.send(jms, mode, priority, ttl)
                 pending += 1
                 if pending == COMMIT_EVERY:
-                    session.commit()
-                    report.sent, pending = report.sent + pending, 0
-            session.commit()
-            report.sent += pending
+                    with held():  # a signal during the commit: said after the count has it
+                        session.commit()
+                        report.sent, pending = report.sent + pending, 0
+            with held():
+                session.commit()
+                report.sent += pending
         except self._error as exc:
             raise self.failed(exc, report.sent) from None
         finally:
