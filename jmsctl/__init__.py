@@ -10,8 +10,8 @@
 Names are imported lazily, so that ``import jmsctl`` stays cheap for the command line.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: that imports the __future__ module, a step of the start-up
+# before the SIGINT handler below could take a Ctrl-C (seen under load: a trace from __future__.py).
 import _signal  # type: ignore[import-not-found]  # the C module: signal.py would import enum first
 import os
 import sys
@@ -81,7 +81,7 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'jmsctl' has no attribute {name!r}")

@@ -39,6 +39,8 @@ class Terminal:
         self.paged = tmp / "paged.txt"
         self.env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color", "PAGER": f"tee {self.paged}"}
         self.env.pop("NO_COLOR", None)
+        for name in ("COLUMNS", "LINES"):  # pytest-xdist's workers have COLUMNS=80 LINES=24: Textual would take them over the pane's 160x45
+            self.env.pop(name, None)
         self.tmux("new-session", "-d", "-x", "160", "-y", "45", "-c", str(ROOT), command)
 
     def tmux(self, *args: str) -> str:
