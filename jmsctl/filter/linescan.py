@@ -12,6 +12,14 @@ from jmsctl.filter.batch import NOT_TRUE, Batch, add_counts, chunk_lines, count_
 from jmsctl.filter.setup import Setup
 from jmsctl.messages.loader import is_blank, record_too_large
 
+# One line in this many of a chunk is held until the next chunk is split (``Setup.held``). Lines of up
+# to 512 bytes (most of a dump of bare values) are allocated by pymalloc, in arenas of 1 MB that it
+# hands back to the kernel as soon as all their objects are freed (all but one empty arena, bpo-37257):
+# each chunk's lines then took fresh arenas, every page faulted in anew (60,000 minor faults, 0.18 s
+# of system time in the workers on the bare dump of 1 M messages of bench/shapes_bench.py). A few
+# lines held in each arena keep it, and the next chunk's lines fill its freed pools.
+_HELD_EVERY = 64
+
 
 def process(s: Setup, chunk: bytes, max_count: int | None) -> Batch:
     """Select from a chunk of whole lines (the caller holds ``whole.DECODING``)."""
@@ -21,6 +29,7 @@ def process(s: Setup, chunk: bytes, max_count: int | None) -> Batch:
     if s.skip and max_count is None:
         return skipping(s, chunk)
     lines = chunk.split(b"\n")
+    s.held = lines[::_HELD_EVERY]
     if chunk.endswith(b"\n"):
         lines.pop()
     if b"\r" in chunk:
@@ -126,6 +135,7 @@ def skipping(s: Setup, chunk: bytes) -> Batch:
     (``pathdecode`` or ``whole``); the others are counted as records and skipped."""
     assert s.scan is not None
     parts = chunk_lines(chunk)
+    s.held = parts[::_HELD_EVERY]
     total = Batch()
     total.lines, records = len(parts), count_records(parts)
     found = s.scan(chunk, parts)

@@ -78,8 +78,10 @@ class Setup:
         part = self.partial
         self.key_scans: tuple[tuple[Any, Any], ...] = ()
         # Whether the column path's last chunk held typed values on the path: the next chunk is then
-        # decoded with its properties raw (``filter.columnpath``). The one thing a Setup learns as it runs.
+        # decoded with its properties raw (``filter.columnpath``). What a Setup learns as it runs.
         self.typed_seen = False
+        # A few lines of the last chunk, held until the next one is split (``linescan._HELD_EVERY``).
+        self.held: list[bytes] = []
         self.kernel = kernel_for(selector, part.headers, part.properties) if part is not None else None
         if self.kernel is not None and part is not None:
             # A typed value on the path, its key once on the line, has two members exactly when
