@@ -163,7 +163,7 @@ def smtlib_parts(text: str) -> list[str]:
     t, _ = smt.Encoder(message).selector(ast)
     formula = z3.And(*message.constraints, t)
     out = []
-    for part in solver.subproblems(formula, message, smt.hot_names([ast])):
+    for part in solver.subproblems(formula, message, solver.hot_names([ast])):
         s = z3.Solver()
         s.add(part)
         out.append(s.to_smt2())

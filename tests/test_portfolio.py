@@ -20,7 +20,7 @@ def parts(text: str) -> list[z3.BoolRef]:
     ast = sel.analyze(text).ast
     message = smt.Message()
     t, _ = smt.Encoder(message).selector(ast)
-    return list(budget.subproblems(z3.And(*message.constraints, t), message, smt.hot_names([ast])))
+    return list(budget.subproblems(z3.And(*message.constraints, t), message, budget.hot_names([ast])))
 
 
 def test_cvc5_and_z3_agree_and_cvc5_models_read_back() -> None:

@@ -39,6 +39,7 @@ JMSMessageID, destinations, JMSExpiration), and the STOMP conversion prefix (Str
 
 from __future__ import annotations
 
+import hashlib
 from enum import IntEnum
 from typing import Any
 
@@ -138,13 +139,21 @@ def _utf16_key(c: Any) -> Any:
 class Encoding:
     """One selector under one broker dialect; ``approximate`` once a fresh constant stood in for a value."""
 
-    def __init__(self, message: smt.Message, dialect: Dialect) -> None:
+    def __init__(self, message: smt.Message, dialect: Dialect, tag: str = "") -> None:
         self.msg = message
         self.d = dialect
+        self.tag = tag  # the selector's, in the names of its fresh constants
+        self.made = 0
         self.cast_throws = dialect.double_vs_float == "float-cast-throws"
         self.approximate = False
         self.sides: list[z3.BoolRef] = []  # constraints that define fresh constants: part of every question it is in
         self.names: dict[str, Val] = {}  # one Val per name: the same object on both sides of `x <> x`
+
+    def fresh(self, sort: z3.SortRef, prefix: str) -> Any:
+        """A constant of its own, named by the selector and a count, not by z3's process-wide counter
+        (z3.FreshConst): a question's formula is then the same after any earlier question (budget.fresh)."""
+        self.made += 1
+        return z3.Const(f"{prefix}!{self.tag}!{self.made}", sort)
 
     def selector(self, ast: n.Node | None) -> smt.Tri:
         """(is TRUE, is FALSE) of the broker's verdict, which is TRUE or FALSE (an exception: FALSE)."""
@@ -344,7 +353,7 @@ class Encoding:
         """String.compareTo() < 0, which compares UTF-16 units: at the first index where the two
         differ (a fresh constant, defined by a side constraint that every message satisfies with
         exactly one value), a shorter string or the lower unit sorts first."""
-        i, la, lb = z3.FreshInt("first_difference"), z3.Length(a), z3.Length(b)
+        i, la, lb = self.fresh(z3.IntSort(), "first_difference"), z3.Length(a), z3.Length(b)
         self.sides.append(z3.And(i >= 0, i <= la, i <= lb, z3.SubString(a, 0, i) == z3.SubString(b, 0, i),
                                  z3.Or(i == la, i == lb, z3.SubString(a, i, 1) != z3.SubString(b, i, 1))))
         ca, cb = (_utf16_key(z3.StrToCode(z3.SubString(s, i, 1))) for s in (a, b))
@@ -356,7 +365,7 @@ class Encoding:
         dividend or a NaN or zero divisor, the dividend itself for an infinite divisor or a zero
         dividend, else a number below |y|, zero or of x's sign (an integral operand's tests on its bits)."""
         self.approximate = True
-        r = z3.FreshConst(F64S, "fmod")
+        r = self.fresh(F64S, "fmod")
         x_int, y_int = ka in INTEGRAL or ka is J.BIG, kb in INTEGRAL or kb is J.BIG
         x, y = _double(ka, va), _double(kb, vb)
         x_zero = (va == 0) if ka in INTEGRAL else z3.fpIsZero(x)
@@ -464,7 +473,7 @@ class Encoding:
             i = z3.BV2Int(v, is_signed=True)
             return z3.If(i < 0, z3.Concat(z3.StringVal("-"), z3.IntToStr(-i)), z3.IntToStr(i))
         self.approximate = True  # Float/Double.toString: a fresh String stands in
-        return z3.FreshConst(z3.StringSort(), "float_text")
+        return self.fresh(z3.StringSort(), "float_text")
 
 
 def _big(v: Any) -> int:
@@ -552,7 +561,8 @@ def encode(ast: n.Node | None, dialect: Dialect, message: smt.Message | None = N
     """The selector's (is TRUE, is FALSE) under a broker dialect; whether a fresh constant stood in
     for some value (then a model is a witness only once the engine confirms it); and the side
     constraints every question with it must hold (they define its fresh constants)."""
-    e = Encoding(message if message is not None else smt.Message(), dialect)
+    tag = hashlib.blake2b(f"{dialect.name} {ast!r}".encode(), digest_size=8).hexdigest()  # AST reprs leave spans out
+    e = Encoding(message if message is not None else smt.Message(), dialect, tag)
     tri = e.selector(ast)
     return tri, e.approximate, e.sides
 

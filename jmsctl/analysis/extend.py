@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 import z3
 
 from jmsctl.analysis import smt, witness_message
-from jmsctl.analysis.budget import Budget, solve
+from jmsctl.analysis.budget import Budget, fresh, hot_names, solve
 from jmsctl.messages.model import Message
 from jmsctl.selector import nodes as n
 from jmsctl.values import BOOLEAN, DOUBLE, FLOAT, STRING, TypedValue
@@ -60,12 +60,14 @@ def solve_rest(ast: n.Node, tri_true: z3.BoolRef, names: frozenset[str], given: 
                 subs += fixed_terms(slot, given.get(name))
             except smt.Unsupported:  # a character outside the solver's alphabet
                 return None
-    formula = z3.simplify(z3.substitute(z3.And(*message.constraints, tri_true), *subs)) if subs else z3.And(*message.constraints, tri_true)
+    formula = fresh(z3.And(*message.constraints, tri_true))  # substituted and simplified in a context of its own (budget.fresh)
+    if subs:
+        formula = z3.simplify(z3.substitute(formula, *((smt.in_ctx(x, formula.ctx), smt.in_ctx(v, formula.ctx)) for x, v in subs)))
     if z3.is_false(formula):
         return None
     budget = Budget(RLIMIT, timeout)
     budget.cvc5_left = CVC5_UNITS
-    model = solve(formula, message, [h for h in smt.hot_names([ast]) if h not in fixed], budget)
+    model = solve(formula, message, [h for h in hot_names([ast]) if h not in fixed], budget)
     if isinstance(model, str):
         return None
     reader = smt.Message()  # the same slots (shared by name), the solved ones only

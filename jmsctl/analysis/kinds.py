@@ -191,10 +191,11 @@ def _promoted(ka: K, kb: K) -> K:
 def never_together(abstractions: Sequence[Abstraction], rlimit: int = RLIMIT) -> bool:
     """Proved: no message makes every selector TRUE (their abstractions have no common solution),
     within ``rlimit`` units (RLIMIT at most)."""
-    s = z3.Solver()
+    ctx = z3.Context()  # a context of its own: the answer depends on the question only (budget.fresh)
+    s = z3.Solver(ctx=ctx)
     s.set("rlimit", max(1, min(RLIMIT, rlimit)))
     for a in abstractions:
-        s.add(*a.constraints, a.tri[0])
+        s.add(*(c.translate(ctx) for c in (*a.constraints, a.tri[0])))
     return s.check() == z3.unsat
 
 

@@ -35,7 +35,7 @@ def check(part: z3.BoolRef, rlimit: int = CVC5_RLIMIT, wall_ms: int = 60_000) ->
     units it used."""
     import cvc5
 
-    s = z3.Solver()
+    s = z3.Solver(ctx=part.ctx)
     s.add(part)
     text = s.to_smt2().replace("(check-sat)", "")
     tm = cvc5.TermManager()
@@ -62,7 +62,7 @@ def check(part: z3.BoolRef, rlimit: int = CVC5_RLIMIT, wall_ms: int = 60_000) ->
     if not result.isSat():
         return "unknown", [], used
     try:
-        return "sat", [_fixed(term, solver.getValue(term)) for term in symbols.getDeclaredTerms()], used
+        return "sat", [_fixed(term, solver.getValue(term), part.ctx) for term in symbols.getDeclaredTerms()], used
     except (RuntimeError, ValueError, smt.Unsupported):
         return "unknown", [], used
 
@@ -74,33 +74,34 @@ def _used(solver: Any, rlimit: int) -> int:
         return rlimit
 
 
-def _fixed(term: Any, value: Any) -> z3.BoolRef:
-    """``name == value`` in z3 for one of the slots' constants (Int, Bool, BitVec 64, Float32/64, String)."""
+def _fixed(term: Any, value: Any, ctx: z3.Context) -> z3.BoolRef:
+    """``name == value`` in z3 for one of the slots' constants (Int, Bool, BitVec 64, Float32/64, String), in ``ctx`` (the part's)."""
     name, sort = str(term), term.getSort()
     if sort.isBoolean():
-        return z3.Bool(name) == z3.BoolVal(value.getBooleanValue())
+        return z3.Bool(name, ctx) == z3.BoolVal(value.getBooleanValue(), ctx)
     if sort.isInteger():
-        return z3.Int(name) == z3.IntVal(int(value.getIntegerValue()))
+        return z3.Int(name, ctx) == z3.IntVal(int(value.getIntegerValue()), ctx)
     if sort.isBitVector():
         width = sort.getBitVectorSize()
-        return z3.BitVec(name, width) == z3.BitVecVal(int(value.getBitVectorValue(10)), width)
+        return z3.BitVec(name, width, ctx) == z3.BitVecVal(int(value.getBitVectorValue(10)), width, ctx)
     if sort.isFloatingPoint():
         ebits, sbits, bits = value.getFloatingPointValue()
         raw = int(bits.getBitVectorValue(10))
-        fp_sort = z3.FPSort(ebits, sbits)
+        fp_sort = z3.FPSort(ebits, sbits, ctx)
         if (ebits, sbits) == (8, 24):
-            val = z3.FPVal(struct.unpack("<f", struct.pack("<I", raw))[0], fp_sort)
+            val = z3.FPVal(struct.unpack("<f", struct.pack("<I", raw))[0], fp_sort, ctx=ctx)
         elif (ebits, sbits) == (11, 53):
-            val = z3.FPVal(struct.unpack("<d", struct.pack("<Q", raw))[0], fp_sort)
+            val = z3.FPVal(struct.unpack("<d", struct.pack("<Q", raw))[0], fp_sort, ctx=ctx)
         else:
             raise ValueError(f"a floating-point sort ({ebits}, {sbits}) no slot has")
-        x = z3.FP(name, fp_sort)
+        x = z3.FP(name, fp_sort, ctx)
         if val.isNaN():
-            return z3.fpIsNaN(x)
+            return z3.fpIsNaN(x, ctx)
         negative = bool(raw >> (ebits + sbits - 1))
-        return z3.And(z3.fpEQ(x, val), z3.fpIsNegative(x) if negative else z3.Not(z3.fpIsNegative(x)))
+        sign = z3.fpIsNegative(x, ctx)
+        return z3.And(z3.fpEQ(x, val, ctx), sign if negative else z3.Not(sign))
     if sort.isString():
-        return z3.String(name) == smt.string_val(value.getStringValue())
+        return z3.String(name, ctx) == smt.string_val(value.getStringValue(), ctx)
     raise ValueError(f"a constant of sort {sort} no slot has")
 
 

@@ -57,7 +57,7 @@ class Unsupported(Exception):
     """A selector the encoding cannot state exactly (a character outside the solver's alphabet)."""
 
 
-def string_val(text: str) -> z3.SeqRef:
+def string_val(text: str, ctx: z3.Context | None = None) -> z3.SeqRef:
     """A z3 String literal of exactly these characters (z3 reads ``\\u{..}`` escapes in its literals)."""
     out = []
     for ch in text:
@@ -65,7 +65,7 @@ def string_val(text: str) -> z3.SeqRef:
         if c > MAX_CHAR or 0xD800 <= c <= 0xDFFF:
             raise Unsupported(f"the character U+{c:04X} is outside the solver's alphabet")
         out.append(ch if 0x20 <= c < 0x7F and ch != "\\" else f"\\u{{{c:x}}}")
-    return z3.StringVal("".join(out))
+    return z3.StringVal("".join(out), ctx)
 
 
 def python_string(value: z3.ExprRef) -> str:
@@ -169,6 +169,15 @@ class Domain:
             return self.types[name]
         return frozenset({None}) if self.closed else None
 
+    def admits(self, view: Mapping[str, TypedValue]) -> bool:
+        """Whether a message (its selector view: name -> value, absent names left out) counts."""
+        for name in {*view, *self.types}:
+            allowed = self.allowed(name)
+            v = view.get(name)
+            if allowed is not None and (None if v is None else v[0]) not in allowed:
+                return False
+        return True
+
 
 ANY = Domain()
 
@@ -206,11 +215,23 @@ class Slot:
 
 # Slots are shared by every Message (the same name, the same z3 variables): a selector encoded once
 # can then be asked with any other in any question (solver.py caches encodings per selector). The
-# variables are numbered per name, process-wide; the constraints per name and allowed types.
-_SLOT_IDS: dict[str, int] = {}
+# variables are named after the name (``var_name``), never numbered in the order names were met: a
+# question's formula is then the same in every process, whatever was asked before (budget.py solves
+# it in a z3 context of its own); the constraints are kept per name and allowed types.
 _SLOTS: dict[tuple[str, frozenset[JType | None]], tuple[Slot, tuple[z3.BoolRef, ...]]] = {}
 _VALUES: dict[str, Val] = {}
 MAX_SHARED = 20_000  # slots kept; past it the tables start again (z3 makes the same variables again by name)
+
+
+def var_name(name: str) -> str:
+    """The name as a plain SMT-LIB symbol, one to one: letters and digits kept, every other character
+    ``_hex_`` (cvc5 reads z3's SMT-LIB text, portfolio.py, and its constants' names back)."""
+    return "".join(c if c.isascii() and c.isalnum() else f"_{ord(c):x}_" for c in name)
+
+
+def in_ctx(term: Any, ctx: z3.Context) -> Any:
+    """``term`` in the z3 context ``ctx`` (a copy made by z3's translation where it lives in another)."""
+    return term if term.ctx is ctx else term.translate(ctx)
 
 
 def _shared_slot(name: str, types: frozenset[JType | None]) -> tuple[Slot, tuple[z3.BoolRef, ...]]:
@@ -220,9 +241,9 @@ def _shared_slot(name: str, types: frozenset[JType | None]) -> tuple[Slot, tuple
     if len(_SLOTS) >= MAX_SHARED:
         _SLOTS.clear()
         _VALUES.clear()
-    k = _SLOT_IDS.setdefault(name, len(_SLOT_IDS))
-    s = Slot(name, z3.Int(f"g{k}"), z3.Int(f"t{k}"), z3.Bool(f"b{k}"), z3.BitVec(f"i{k}", 64), z3.FP(f"f{k}", F32S),
-             z3.FP(f"d{k}", F64S), z3.String(f"s{k}"), types)
+    k = var_name(name)
+    s = Slot(name, z3.Int(f"g_{k}"), z3.Int(f"t_{k}"), z3.Bool(f"b_{k}"), z3.BitVec(f"i_{k}", 64), z3.FP(f"f_{k}", F32S),
+             z3.FP(f"d_{k}", F64S), z3.String(f"s_{k}"), types)
     c = [z3.Or(*[s.is_type(t) for t in types]) if types else FALSE_F]
     for t in (BYTE, SHORT, INT):
         if t in types:
@@ -290,24 +311,28 @@ class Message:
     def read(self, model: z3.ModelRef) -> dict[str, TypedValue | None]:
         """Each slot's value in a model: (JType, Python value), or None for absent."""
         out: dict[str, TypedValue | None] = {}
+
+        def value(term: Any) -> Any:  # the model's own context (budget.solve's): the slots are translated into it
+            return model.eval(in_ctx(term, model.ctx), model_completion=True)
+
         for name, s in self.slots.items():
-            g = model.eval(s.group, model_completion=True).as_long()  # type: ignore[attr-defined]
-            sub = model.eval(s.sub, model_completion=True).as_long()  # type: ignore[attr-defined]
+            g = value(s.group).as_long()
+            sub = value(s.sub).as_long()
             found = BY_GROUP[(g, sub)]
             if found is None:
                 out[name] = None
                 continue
             t = found
             if t is BOOLEAN:
-                out[name] = (t, z3.is_true(model.eval(s.b, model_completion=True)))
+                out[name] = (t, z3.is_true(value(s.b)))
             elif t.is_integral:
-                out[name] = (t, model.eval(s.i, model_completion=True).as_signed_long())  # type: ignore[attr-defined]
+                out[name] = (t, value(s.i).as_signed_long())
             elif t is FLOAT:
-                out[name] = (t, fp_value(model.eval(s.f, model_completion=True)))
+                out[name] = (t, fp_value(value(s.f)))
             elif t is DOUBLE:
-                out[name] = (t, fp_value(model.eval(s.d, model_completion=True)))
+                out[name] = (t, fp_value(value(s.d)))
             else:
-                out[name] = (t, python_string(model.eval(s.s, model_completion=True)))
+                out[name] = (t, python_string(value(s.s)))
         return out
 
 
@@ -536,31 +561,6 @@ class Encoder:
             result = (TRUE_F, FALSE_F) if node.negated else (FALSE_F, TRUE_F)
             t, f = z3.If(null, result[0], t), z3.If(null, result[1], f)
         return t, f
-
-
-def hot_names(asts: Iterable[n.Node | None]) -> list[str]:
-    """Names whose numeric type makes formulas expensive, the costliest first: operands of arithmetic
-    and values compared with another non-literal (bit-vector products, FP rounding of variables),
-    then names compared with a number (an int or long variable converted to floating point)."""
-    hot: dict[str, None] = {}
-    warm: dict[str, None] = {}
-
-    def names_in(node: n.Node, into: dict[str, None]) -> None:
-        for x in n.walk(node):
-            if isinstance(x, n.Identifier):
-                into[x.name] = None
-
-    for ast in asts:
-        for node in n.walk(ast) if ast is not None else ():
-            if isinstance(node, (n.Arithmetic, n.Unary)):
-                names_in(node, hot)
-            elif isinstance(node, (n.Comparison, n.Between)):
-                parts = n.children(node)
-                if sum(not isinstance(p, n.Literal) for p in parts) > 1:
-                    names_in(node, hot)
-                elif any(isinstance(p, n.Literal) and p.value[0].is_numeric for p in parts):
-                    names_in(node, warm)
-    return [*hot, *(w for w in warm if w not in hot)]
 
 
 def like_regex(node: n.Like) -> z3.ReRef:

@@ -24,6 +24,7 @@ answer at any load. ``timeout`` (seconds) is only an outer guard; an ``Unknown``
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections import OrderedDict
@@ -36,7 +37,7 @@ import z3
 
 from jmsctl import selector as sel
 from jmsctl.analysis import pairwise, smt
-from jmsctl.analysis.budget import DEFAULT_RLIMIT, Budget, solve, subproblems
+from jmsctl.analysis.budget import DEFAULT_RLIMIT, Budget, hot_names, solve, subproblems
 from jmsctl.analysis.encoded import BROKER_ENCODED, ENCODED, SOLVED
 from jmsctl.analysis.witness_message import doc as _doc
 from jmsctl.analysis.witness_message import message as _message
@@ -128,7 +129,7 @@ def _never_by_parts(node: n.Node, dialect: str, budget: Budget, domain: smt.Doma
         return all(_never_by_parts(c, dialect, budget, domain) for c in n.chain(node))
     if isinstance(node, n.Literal):
         return node.value == (BOOLEAN, False)
-    if budget.spent or budget.wall_left() <= 0 or smt.hot_names([node]):  # arithmetic: the parts are as hard as the whole
+    if budget.spent or budget.wall_left() <= 0 or hot_names([node]):  # arithmetic: the parts are as hard as the whole
         return False
     message = smt.Message(domain)
     try:
@@ -184,6 +185,9 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
             return exact
     for p in (pa, pb):
         _probe_alone(p)
+    # what this question learns of each selector (never's witness) stays in it: the same answer in any order
+    pa, pb = dataclasses.replace(pa, selects=list(pa.selects)), dataclasses.replace(pb, selects=list(pb.selects))
+    smaller = lambda p: (p.size, p.text)  # noqa: E731 - the order never's are asked in: not which were asked before
     found = _merged(pa, pb)
     if found is not None:
         return found
@@ -193,7 +197,7 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
     if pa.names.isdisjoint(pb.names):  # independent: both TRUE at once exactly when each is TRUE alone
         open_ = [p for p in (pa, pb) if not p.selects]  # a message it selects is known: not "never"
         given_up = []
-        for p in sorted(open_, key=lambda p: (p.never is None, p.size)):  # an answer known, or the smaller, first
+        for p in sorted(open_, key=smaller):
             answer = _never(p, timeout, rlimit)
             if isinstance(answer, Proof):
                 return Proof("disjoint")
@@ -208,7 +212,7 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
     found = _probe([pa, pb], _both_true, "overlap", domain, PROBES)
     if found is not None:
         return found
-    for p in sorted((p for p in (pa, pb) if not p.selects), key=lambda p: (p.never is None, p.size)):
+    for p in sorted((p for p in (pa, pb) if not p.selects), key=smaller):
         answer = _never(p, timeout, rlimit)
         if isinstance(answer, Proof):
             return Proof("disjoint")
@@ -219,7 +223,8 @@ def overlap(a: str, b: str, dialect: str = "jakarta", timeout: float = DEFAULT_T
     found = _merged(pa, pb, aligned=True)  # last before the solver: a shared name given another of the message's values
     if found is None and cheap:  # a message repaired by the engine's arithmetic, or completed by the solver
         judge = functools.partial(_judged, pa, pb)
-        found = pairwise.repaired([pa, pb], judge) or pairwise.extended(pa, pb, lambda p: _encoded(p, smt.Message()), judge, timeout)  # type: ignore[arg-type]
+        encode = lambda p: _encoded(_prepared(p.text, p.dialect), smt.Message())  # noqa: E731 - the cached selector's encoding
+        found = pairwise.repaired([pa, pb], judge) or pairwise.extended(pa, pb, encode, judge, timeout)  # type: ignore[arg-type]
     return found if found is not None else ask(probes=0)
 
 
@@ -286,7 +291,8 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
     if claim == "never" and each == ["jakarta"] and domain is smt.ANY:  # pairwise.py's cheap steps, on one selector
         if pairwise.never_together(prepared, budget.left):
             return Proof(claim)
-        repaired = pairwise.repaired(prepared, functools.partial(_judged, *prepared))
+        alone = [dataclasses.replace(p, selects=[]) for p in prepared]  # from the empty message, whatever other questions found
+        repaired = pairwise.repaired(alone, functools.partial(_judged, *prepared))
         if repaired is not None:
             return repaired
     ctx_message = smt.Message(domain)
@@ -298,7 +304,7 @@ def _ask(texts: Sequence[str], dialect: str | Sequence[str], budget: Budget, dom
             return probed or Unknown(f"{exc}; the bounded search of {SEARCH:,} messages found no witness")
         return Unknown(str(exc))
     formula = z3.And(*ctx_message.constraints, counterexample(tris))
-    outcome = solve(formula, ctx_message, smt.hot_names([p.ast for p in prepared]), budget, present)
+    outcome = solve(formula, ctx_message, hot_names([p.ast for p in prepared]), budget, present)
     if isinstance(outcome, str):
         return Proof(claim) if outcome == "unsat" else Unknown(outcome, budget.fired)
     model = outcome
@@ -385,7 +391,7 @@ class _Prepared:
     unsupported: str | None = None
     probed: bool = False
     selects: list[Message] = field(default_factory=list)  # messages it selects, as read back from the format
-    never: tuple[int, Answer] | None = None
+    never: dict[int, tuple[Answer, list[Message]]] = field(default_factory=dict)  # per budget: the answer, the messages it found
 
 
 _PREPARED: OrderedDict[tuple[str, str], _Prepared] = OrderedDict()
@@ -454,23 +460,29 @@ def _probe_alone(p: _Prepared, budget: int | None = None, guard: Budget | None =
 
 
 def _never(p: _Prepared, timeout: float, rlimit: int) -> Answer:
-    """``never`` for the selector, asked once (again only with a larger budget after an Unknown, or
-    after the wall-clock guard ended it); where the solver gives up, a deeper probe search may still
-    find a message it selects."""
-    if p.never is not None and (p.never[0] >= rlimit or not isinstance(p.never[1], Unknown)):
-        return p.never[1]
+    """``never`` for the selector, asked once per budget (again after the wall-clock guard ended it);
+    where the solver gives up, a deeper probe search may still find a message it selects. The messages
+    found go to ``p.selects`` (``overlap``'s copy, for its question only) and with the answer to the cache."""
+    known = p.never.get(rlimit)
+    if known is not None:
+        p.selects[:0] = known[1]
+        return known[0]
     answer = never(p.text, p.dialect, timeout, probes=0 if p.probed else None, rlimit=rlimit)
+    found: list[Message] = []
     if isinstance(answer, Witness):
-        p.selects.insert(0, read_witness(answer.message))
+        found = [read_witness(answer.message)]
     elif isinstance(answer, Unknown) and not p.selects:
         guard = Budget(rlimit, timeout)
-        _probe_alone(p, DEEP, guard)
-        if p.selects:
-            answer = Witness("selects", _doc(p.selects[0]), ("TRUE",), (p.text,))
+        deep = dataclasses.replace(p, selects=[])
+        _probe_alone(deep, DEEP, guard)
+        found = deep.selects
+        if found:
+            answer = Witness("selects", _doc(found[0]), ("TRUE",), (p.text,))
         elif guard.fired:
             answer = Unknown(guard.guard_reason(), timed_out=True)
     if not (isinstance(answer, Unknown) and answer.timed_out):
-        p.never = (rlimit, answer)
+        p.never[rlimit] = (answer, found)
+    p.selects[:0] = found
     return answer
 
 
@@ -517,9 +529,10 @@ def readings_differ(text: str, a: str, b: str, timeout: float = DEFAULT_TIMEOUT,
 
 
 def _verdict(model: z3.ModelRef, tri: smt.Tri) -> str:
-    if z3.is_true(model.eval(tri[0], model_completion=True)):
+    """The selector's verdict in the model, evaluated in the model's own context (budget.solve's)."""
+    if z3.is_true(model.eval(smt.in_ctx(tri[0], model.ctx), model_completion=True)):
         return "TRUE"
-    return "FALSE" if z3.is_true(model.eval(tri[1], model_completion=True)) else "UNKNOWN"
+    return "FALSE" if z3.is_true(model.eval(smt.in_ctx(tri[1], model.ctx), model_completion=True)) else "UNKNOWN"
 
 
 def _engine_verdict(text: str, dialect: str, message: Message) -> str:
@@ -548,7 +561,7 @@ def _probe(prepared: Sequence[_Prepared], confirmed: Callable[[Sequence[str]], b
         candidates = itertools.chain(w.messages(" ".join(texts), ing, budget // 2, present=frozenset(ing.names)), candidates)
     for candidate in candidates:
         message = candidate.message()
-        if _in_domain(message, domain) and confirmed(_verdicts(compiled, message)):
+        if domain.admits(message.selector_values()) and confirmed(_verdicts(compiled, message)):
             doc = _doc(message)
             verdicts = _verdicts(compiled, read_witness(doc))
             if confirmed(verdicts):
@@ -564,17 +577,6 @@ def _verdicts(compiled: Sequence[sel.Selector], message: Message) -> tuple[str, 
         except Exception:  # a broker evaluator models the broker's exception: not delivered
             out.append("FALSE")
     return tuple(out)
-
-
-def _in_domain(message: Message, domain: smt.Domain) -> bool:
-    view = message.selector_values()
-    for name in {*view, *domain.types}:
-        allowed = domain.allowed(name)
-        if allowed is not None:
-            v = view.get(name)
-            if (None if v is None else v[0]) not in allowed:
-                return False
-    return True
 
 
 def as_json(answer: Answer) -> dict[str, Any]:
