@@ -166,6 +166,9 @@ QUESTIONS: list[tuple[str, str, tuple[Any, ...], str]] = [
     ("activemq", "overlap", ("a % 2 = 1", "a = 3"), "overlap"),  # '%' in double
     ("artemis", "never", ("a / 0 > 1e308 AND a < 0",), "selects"),  # NaN (0 / 0) is above everything in compareTo
     ("activemq", "never", ("a % 2 < 0 AND a = -4",), "selects"),  # fmod keeps the dividend's sign: -0.0, below 0
+    # c % c is never NULL for a number: a proof of about 108,000 units, once unknown after other questions
+    # near the edge of a smaller budget (tests/test_solver_determinism.py)
+    ("activemq", "never", ("((a = a) OR (a >= (b / c))) AND ((c IS NOT NULL) AND ((c % c) IS NULL))",), "never"),
     ("artemis", "never", ("a < b AND b < a",), "never"),  # Strings compare too in the brokers
     ("artemis", "overlap", ("a < b", "a = '\ue000' AND b = '\U00010000'"), "disjoint"),  # UTF-16 order: U+10000 is D800 DC00
     ("activemq", "overlap", ("a < b", "a = '\ud7ff' AND b = '\U00010000'"), "overlap"),
