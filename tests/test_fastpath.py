@@ -455,6 +455,7 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
 )
 def test_jobs_equal_one_job(big: Path, monkeypatch: pytest.MonkeyPatch, options: dict[str, bool]) -> None:
     monkeypatch.setattr(parallel, "BLOCK_SIZE", 256 << 10)
+    monkeypatch.setattr(parallel, "PIECE_SIZE", 24 << 10)  # each block processed in about ten pieces
     selector = sel.compile("JMSType = 'car' AND color = 'blue' AND weight > 2500")
 
     def run(jobs: int) -> tuple[list[Any], Counts, list[Any]]:
@@ -611,6 +612,7 @@ def test_lines_over_the_size_limit_in_parallel_blocks(tmp_path: Path, monkeypatc
     """Lines far longer than a block and than the limit: rejected with the loader's words, at their
     line numbers, by one process, by workers (read in pieces) and by the plain path alike."""
     monkeypatch.setattr(parallel, "BLOCK_SIZE", 16 << 10)
+    monkeypatch.setattr(parallel, "PIECE_SIZE", 4 << 10)  # pieces shorter than the long lines under the limit
     path = tmp_path / "big-lines.ndjson"
     rnd = random.Random(3)
     with path.open("wb") as f:
