@@ -1,5 +1,5 @@
 """Shared test settings: hypothesis profiles (ci is the default; JMSCTL_FUZZ=long for long runs), the one
-live broker and the one Spark session of the test run, and the ``slow`` marker of the quick subset
+live broker and the one Spark session of each test process (two: pyproject.toml runs pytest-xdist), and the ``slow`` marker of the quick subset
 (``python -m pytest -m "not slow"``, README "Tests and corpora")."""
 
 import os
@@ -93,8 +93,22 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: left out of the quick subset (pytest -m 'not slow'); CI runs every test")
 
 
+# The test run is two processes (pytest-xdist, ``-n 2 --dist loadfile`` in pyproject.toml): each takes the
+# next module when it is free, in the order below, with xdist's own reordering off
+# (``--no-loadscope-reorder``). The longest modules go first (a whole run's --durations, 2026-11-28), so
+# that no long one starts last while the other process has nothing left to do; the modules that start a
+# JVM in the pytest process go last, so a process that took one takes only those after it. A module
+# named in neither keeps its place (alphabetical) in between.
+LONGEST_FIRST = (
+    "test_spark_cluster.py", "test_spark_parity.py", "test_spark.py", "test_view.py", "test_fastpath.py",
+    "test_hostile_selectors.py", "test_hostile_cli.py", "test_spark_artemis_xml.py", "test_properties.py",
+    "test_spark_dialects.py", "test_broker_encoding.py",
+)
+_RANK = {name: rank for rank, name in enumerate(LONGEST_FIRST)}
+
+
 def pytest_collection_modifyitems(items: list) -> None:
-    items.sort(key=lambda item: item.path.name in JVM_IN_PROCESS)  # stable: the order is kept otherwise
+    items.sort(key=lambda item: (item.path.name in JVM_IN_PROCESS, _RANK.get(item.path.name, len(_RANK))))  # stable otherwise
     for item in items:
         if item.path.name in SLOW_MODULES or f"{item.path.name}::{item.originalname}" in _SLOW:
             item.add_marker(pytest.mark.slow)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from tests.conftest import JVM_IN_PROCESS, SLOW_MODULES, SLOW_TESTS
+from tests.conftest import JVM_IN_PROCESS, LONGEST_FIRST, SLOW_MODULES, SLOW_TESTS
 
 HERE = Path(__file__).parent
 
@@ -18,7 +18,7 @@ def _functions(module: str) -> set[str]:
 
 
 def test_every_slow_module_and_jvm_module_exists() -> None:
-    missing = sorted(m for m in {*SLOW_MODULES, *JVM_IN_PROCESS} if not (HERE / m).is_file())
+    missing = sorted(m for m in {*SLOW_MODULES, *JVM_IN_PROCESS, *LONGEST_FIRST} if not (HERE / m).is_file())
     assert not missing, f"conftest.py names modules that do not exist: {missing}"
 
 
@@ -33,3 +33,16 @@ def test_every_slow_test_function_exists() -> None:
 def test_the_readme_documents_the_quick_subset() -> None:
     readme = (HERE.parent / "README.md").read_text(encoding="utf-8")
     assert 'python -m pytest -m "not slow"' in readme
+
+
+def test_the_two_processes_keep_the_order_conftest_gives() -> None:
+    """The whole run is two pytest-xdist processes taking modules in conftest's order: with xdist's
+    reordering by size on, a module that starts a JVM in the process could come before one that forks
+    (conftest.JVM_IN_PROCESS), and the parallel filter's tests would then run in one process unseen."""
+    import re
+
+    addopts = re.search(r'^addopts = "([^"]*)"', (HERE.parent / "pyproject.toml").read_text(encoding="utf-8"), re.M)
+    assert addopts, "pyproject.toml has no addopts line"
+    options = addopts.group(1).split()
+    assert "--dist" in options and options[options.index("--dist") + 1] == "loadfile"
+    assert "--no-loadscope-reorder" in options

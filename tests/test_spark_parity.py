@@ -103,6 +103,15 @@ def evaluate(spark: Any, tmp_path: Path, cases: list[Case], variants: tuple[tupl
     mismatches: dict[str, list[str]] = {}
     compiled: dict[tuple[tuple[str, int], ...], dict[int, Any]] = {}
     previous = spark.conf.get("spark.sql.ansi.enabled")
+    # Whole-stage codegen off here: on a CASE of CHUNK branches Spark compiles the fused stage for seconds,
+    # finds it over 64 KB ("Code grows beyond 64 KB") and disables it for the plan (WholeStageCodegenExec),
+    # so it cost three quarters of this module's time and tested nothing. Each expression's own generated
+    # code, where the semantics are, runs (CODEGEN_ONLY: an expression whose code would not compile is an
+    # error here, not a quiet fall back to the interpreter); test_spark.py's Java-rules test runs whole-stage
+    # codegen on (with no fall back), off, and interpreted on its cases.
+    whole_stage, factory = spark.conf.get("spark.sql.codegen.wholeStage"), spark.conf.get("spark.sql.codegen.factoryMode")
+    spark.conf.set("spark.sql.codegen.wholeStage", "false")
+    spark.conf.set("spark.sql.codegen.factoryMode", "CODEGEN_ONLY")  # generated code or an error, never a silent fallback
     try:
         for ansi, options in variants:
             spark.conf.set("spark.sql.ansi.enabled", ansi)
@@ -127,6 +136,8 @@ def evaluate(spark: Any, tmp_path: Path, cases: list[Case], variants: tuple[tupl
             mismatches[f"ANSI {ansi} {options or 'default forms'}"] = bad
     finally:
         spark.conf.set("spark.sql.ansi.enabled", previous)
+        spark.conf.set("spark.sql.codegen.wholeStage", whole_stage)
+        spark.conf.set("spark.sql.codegen.factoryMode", factory)
         table.unpersist()
     return mismatches
 
