@@ -54,8 +54,8 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
     fs.TYPED_MADE.clear()
     # The records' headers and properties Structs (UNSET: absent, or a line that failed its decode).
     if bad:
-        heads = [unset if r is None else r.headers for r in recs]
-        props = [unset if r is None else r.properties for r in recs]
+        heads = [unset if r is None else r.headers for r in recs] if part.headers else []
+        props = [unset if r is None else r.properties for r in recs] if part.properties else []
     else:
         heads = list(map(_HEADERS, recs)) if part.headers else []
         props = list(map(_PROPERTIES, recs)) if part.properties else []
@@ -65,7 +65,7 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
     tstring, typed = fs.TString, TYPED
     in_bad = [lines[i] for i in bad]
     any_typed = False
-    for name, key, scans in zip(kernel.names, part.keys, s.key_scans, strict=True):
+    for name, key, scans, superset in zip(kernel.names, part.keys, s.key_scans, s.key_counts, strict=True):
         is_header = name in part.headers
         structs = heads if is_header else props
         if unset in structs:
@@ -107,11 +107,8 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
         if raws is not None and typed_found and (joined if typed_found == found else b"".join(compress(raws, map(typed.__contains__, kinds)))).count(b":") != 2 * typed_found:
             return None  # a typed value with more than two members
         if raws is not None or not typed_found:
-            # a superset first ("weight without its closing quote: a faster search), then the key
-            for counted in (key[:-1], key):
-                if text.count(counted) - sum(raw.count(counted) for raw in in_bad) == found:
-                    break
-            else:
+            # A superset first (weight" without its opening quote, found by ``re``), then the key itself.
+            if len(superset(text)) - sum(len(superset(raw)) for raw in in_bad) != found and text.count(key) - sum(raw.count(key) for raw in in_bad) != found:
                 return None  # some line holds this key twice
             continue
         # A typed value: one scan finds each occurrence of the key and, when the object after it

@@ -203,10 +203,11 @@ def _double_arith(a: str, b: str, fop: Callable[[Any, Any], Any], cmp: Callable[
 
     def verdicts(columns: list[list[Any]]) -> Masks | list[Any]:
         cx, cy = columns
-        dx, dy = _doubles(cx), _doubles(cy)
+        dx, dy = _doubles(cx, exact=True), _doubles(cy, exact=True)
         if dx is not None and dy is not None and (dx[0] or dy[0]):
             # Every line holds two numbers, one a double: the rule above, on whole columns, straight
-            # to the masks (a comparison of floats is a bool: one byte a line).
+            # to the masks (a comparison of floats is a bool: one byte a line). An integral column is
+            # left as ints: Python's float op int converts the int as float() does (PyLong_AsDouble).
             hit = _bits(bytes(map(cmp, map(fop, dx[1], dy[1]), repeat(lit))))
             return hit, _bits(b"\x01" * len(cx)) ^ hit, 0
         return list(map(verdict, cx, cy))
