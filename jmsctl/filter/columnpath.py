@@ -38,7 +38,7 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
         return None
     raw_mode = s.typed_seen and part.raw_decode is not None
     decode, made = (part.raw_decode if raw_mode else part.decode), part.made
-    unset = UNSET
+    unset, unset_type = UNSET, type(UNSET)
     values_decode = part.values_decode
     made.clear()
     recs: list[Any] = []
@@ -94,17 +94,22 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
         # The key occurs at least once on a line whose decode found it (no escapes here): as many
         # occurrences in the chunk as values found mean once on each line.
         found = len(col) - col.count(unset)
-        kinds = list(map(type, col))
-        classes = set(kinds)
+        classes = set(map(type, col))
         if tstring in classes:
             return None  # a typed String may hold "}" or ":": the per-line loop proves its members
-        typed_found = sum(map(kinds.count, classes.intersection(typed)))
+        typed_classes = classes.intersection(typed)
+        if not typed_classes:
+            typed_found = 0
+        elif len(classes) == len(typed_classes) + (unset_type in classes):
+            typed_found = found  # every value found is typed
+        else:
+            typed_found = sum(map(list(map(type, col)).count, typed_classes))
         any_typed = any_typed or typed_found > 0
         # A typed value has its "type" and "value" (the schema requires both), so at least two
         # colons in its own text, and no other (no typed String here: a number, a boolean or a
         # special double's name holds none): twice as many colons as typed values in all means no
         # member twice. When every value found is typed, the joined texts are theirs alone.
-        if raws is not None and typed_found and (joined if typed_found == found else b"".join(compress(raws, map(typed.__contains__, kinds)))).count(b":") != 2 * typed_found:
+        if raws is not None and typed_found and (joined if typed_found == found else b"".join(compress(raws, map(typed.__contains__, map(type, col))))).count(b":") != 2 * typed_found:
             return None  # a typed value with more than two members
         if raws is not None or not typed_found:
             # A superset first (weight" without its opening quote, found by ``re``), then the key itself.

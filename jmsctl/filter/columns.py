@@ -159,10 +159,10 @@ def _doubles(col: list[Any], exact: bool = False) -> tuple[bool, list[Any]] | No
     integral values as they are (Python ints), not as doubles."""
     if not col:
         return None
-    kinds = list(map(type, col))
-    first = kinds[0]
-    if kinds.count(first) != len(kinds):
+    kinds = set(map(type, col))
+    if len(kinds) != 1:
         return None
+    first = kinds.pop()
     if first is fs.TDouble:
         # "NaN", "Infinity", "-Infinity" (the only strings a typed double holds) read as float() reads them
         return True, list(map(float, map(_VALUE, col)))
@@ -282,7 +282,7 @@ def _leaf(node: n.Node, index: dict[str, int]) -> Callable[[list[list[Any]]], Ma
         def single(columns: list[list[Any]]) -> Masks:
             col = columns[at]
             first = type(col[0]) if col else None
-            if first in memo and list(map(type, col)).count(first) == len(col):  # a column of Strings, or of bare integers
+            if first in memo and len(set(map(type, col))) == 1:  # a column of Strings, or of bare integers
                 if strings is not None and first is str:
                     hit = _bits(bytes(map(strings[2].__contains__, col)))
                     ones = _bits(b"\x01" * len(col))
