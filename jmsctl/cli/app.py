@@ -327,9 +327,35 @@ app.callback()(root_options)
 def main() -> None:
     try:
         _main()
-    except SystemExit:
-        _begin_starting()  # Python's exit: Ctrl-C ends it at once, 130, rather than with a trace from its finalization
+    except SystemExit as exc:
+        _finishing(exc.code)
         raise
+
+
+def _finishing(code: object) -> None:
+    """Python's exit after the command: a Ctrl-C from here on ends the process at once, rather than with a
+    trace from Python's finalization. The command's work is done and said, so its status stands (and no
+    second line is written after its last one) once what it wrote is flushed; a flush that fails or is
+    cut (the signal inside the finalization's own flush) ends it 130. A status that is a message (Python
+    prints it on the way out) keeps the start-up handler: 130."""
+    if code is not None and not isinstance(code, int):
+        _begin_starting()
+        return
+    status = code or 0
+
+    def interrupted(signum: int, frame: object) -> None:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:  # any failure here is "interrupted", said by the status
+            os._exit(130)
+        os._exit(status)
+
+    try:
+        if signal.getsignal(signal.SIGINT) in (signal.default_int_handler, _interrupted_while_starting):  # not when ignored
+            signal.signal(signal.SIGINT, interrupted)
+    except ValueError:  # not the main thread
+        pass
 
 
 def _main() -> None:
