@@ -361,8 +361,13 @@ def test_compare_says_when_the_broker_used_a_cached_converting_parse(broker: act
         jms.send("hardened-cache", [Message({}, {"hw": (STRING, "150")}, "text", "x")], brokers.SendReport())
     with brokers.connect(broker.stomp_url, QUICK) as stomp:
         assert len(list(stomp.browse("hardened-cache", text))) == 1
-    done = subprocess.run([sys.executable, "-m", "jmsctl", "browse", broker.jms_url, "hardened-cache", "--selector", text, "--compare"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    for _ in range(3):  # ActiveMQ's browser now and then misses the message the browse before it saw (seen
+        # once in CI beside another test process: "browsed 0; the broker selected 1"); jmsctl says the
+        # queue changed between its two browses, and the comparison is asked again
+        done = subprocess.run([sys.executable, "-m", "jmsctl", "browse", broker.jms_url, "hardened-cache", "--selector", text, "--compare"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+        if "the queue changed between the browses" not in done.stdout:
+            break
     assert done.returncode == 1, done.stdout + done.stderr
     assert "; 1 difference" in done.stdout
     assert "every difference goes under the converting reading (convert_string_expressions:hw > 100 AND 9 = 9)" in done.stdout
