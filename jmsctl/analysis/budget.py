@@ -143,8 +143,10 @@ def solve(formula: z3.BoolRef, message: smt.Message, hot: Sequence[str], budget:
     """A model of ``formula``, or "unsat", or the reason the solver gave up (its budget spent, or
     the wall-clock guard fired: ``budget.fired``). ``present``: a model where every name is set is
     preferred (coverage's gap, shown on a message that has what the selectors read). Solved in a z3
-    context of its own (``fresh``): the model lives there (smt.Message.read translates the slots)."""
-    formula = fresh(formula)
+    context of its own (``fresh``): the model lives there (smt.Message.read translates the slots). A
+    formula already in a context of its own (extend.solve_rest's) is solved there, not copied again."""
+    if formula.ctx is z3.main_ctx():
+        formula = fresh(formula)
     ctx = formula.ctx
     reasons: list[str] = []
     for part in subproblems(formula, message, hot):
