@@ -8,11 +8,11 @@ import signal
 from jmsctl import _interrupted_while_starting  # the start-up's SIGINT handler (jmsctl/__init__.py installs it first)
 
 
-def _begin_starting() -> bool:
-    """Whether the start-up handler was installed (and is to be removed by ``_end_starting``)."""
+def _begin_starting(handler: Any = _interrupted_while_starting) -> bool:
+    """Whether the start-up handler (or ``handler``) was installed (and is to be removed by ``_end_starting``)."""
     try:
         if signal.getsignal(signal.SIGINT) in (signal.default_int_handler, _interrupted_while_starting):  # not when ignored (a background job)
-            signal.signal(signal.SIGINT, _interrupted_while_starting)
+            signal.signal(signal.SIGINT, handler)
             return True
     except ValueError:  # imported outside the main thread: signals are not this module's to handle
         pass
@@ -351,11 +351,7 @@ def _finishing(code: object) -> None:
             os._exit(130)
         os._exit(status)
 
-    try:
-        if signal.getsignal(signal.SIGINT) in (signal.default_int_handler, _interrupted_while_starting):  # not when ignored
-            signal.signal(signal.SIGINT, interrupted)
-    except ValueError:  # not the main thread
-        pass
+    _begin_starting(interrupted)
 
 
 def _main() -> None:
