@@ -168,10 +168,18 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         c.stop()
 
 
-def start(cluster: Cluster, *args: str) -> subprocess.Popen[str]:
+def start(cluster: Cluster, *args: str, cores: int = 2) -> subprocess.Popen[str]:
     """A jmsctl command on the cluster, started: the driver runs from the checkout, the executors on
-    ``executor_python``."""
+    ``executor_python``; the application takes at most ``cores`` of the cluster's two cores
+    (``spark.cores.max`` in the spark-defaults.conf its driver reads)."""
     env = dict(cluster.env, PYTHONPATH=str(ROOT), PYSPARK_PYTHON=str(cluster.executor_python), PYSPARK_DRIVER_PYTHON=sys.executable)
+    if cores != 2:
+        conf = cluster.workdir / f"conf-{cores}-cores"
+        if not conf.exists():
+            conf.mkdir()
+            defaults = (cluster.workdir / "conf" / "spark-defaults.conf").read_text()
+            (conf / "spark-defaults.conf").write_text(defaults.replace("spark.cores.max 2\n", f"spark.cores.max {cores}\n"))
+        env["SPARK_CONF_DIR"] = str(conf)
     return subprocess.Popen([sys.executable, "-m", "jmsctl", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             cwd=cluster.workdir)
 
@@ -213,12 +221,13 @@ def test_the_executor_python_cannot_import_jmsctl(cluster: Cluster) -> None:
 
 
 def test_filter_and_convert_on_the_cluster_count_as_the_local_engine(cluster: Cluster, tmp_path: Path) -> None:
-    """The filter and the convert are two applications started together (their drivers start at
-    once; the second gets the executors when the first is done), with the local engine meanwhile."""
+    """The filter and the convert are two applications running at once, one core (one executor, on
+    one worker) each, with the local engine meanwhile. (Two applications of two cores each ran one
+    after the other: 50-60 s of the module's two minutes.)"""
     inputs = [str(SAMPLES / "orders.ndjson"), str(SAMPLES / "bad-records.ndjson")]
     out, parquet = tmp_path / "cars", tmp_path / "orders.parquet"
-    filtering = start(cluster, "spark", "filter", CARS, *inputs, "--master", cluster.url, "--output", str(out), "--skip-invalid")
-    converting = start(cluster, "spark", "convert", *inputs, "--master", cluster.url, "--output", str(parquet), "--skip-invalid")
+    filtering = start(cluster, "spark", "filter", CARS, *inputs, "--master", cluster.url, "--output", str(out), "--skip-invalid", cores=1)
+    converting = start(cluster, "spark", "convert", *inputs, "--master", cluster.url, "--output", str(parquet), "--skip-invalid", cores=1)
     try:
         expected = finish(start_local("filter", CARS, *inputs, "--stats", "--skip-invalid"))
         r, c = finish(filtering), finish(converting)
