@@ -366,6 +366,7 @@ class _SlowStomp:
         self.server.bind(("127.0.0.1", 0))
         self.server.listen(4)
         self.every = every
+        self.sent = 0  # MESSAGE frames sent, on every connection
         self.url = f"stomp://127.0.0.1:{self.server.getsockname()[1]}"
         threading.Thread(target=self._serve, daemon=True).start()
 
@@ -386,6 +387,7 @@ class _SlowStomp:
             while self.every is not None:
                 n += 1
                 conn.sendall(encode_frame("MESSAGE", {"subscription": "1", "message-id": f"ID:{n}", "destination": "/queue/q"}, b"x"))
+                self.sent += 1
                 time.sleep(self.every)
             time.sleep(60)
         except OSError:
@@ -416,7 +418,10 @@ def test_a_signal_leaves_no_output_file(tmp_path: Path, sig: signal.Signals) -> 
     try:
         process = subprocess.Popen([sys.executable, "-m", "jmsctl", "browse", server.url, "q", "-o", str(out)],
                                    cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        time.sleep(4)  # started, connected, writing
+        deadline = time.monotonic() + 30
+        while server.sent < 20 and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # until it has started, connected and taken 20 messages: writing
+        assert server.sent >= 20 and process.poll() is None, f"sent {server.sent}, exit status {process.poll()}"
         process.send_signal(sig)
         _, err = process.communicate(timeout=30)
         assert process.returncode == 128 + sig, err
