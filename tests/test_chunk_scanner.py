@@ -6,11 +6,13 @@ newline."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jmsctl import selector as sel
-from jmsctl.filter.plan import FilterPlan, line_scanner, line_test
+from jmsctl.filter.plan import FilterPlan, line_scanner, line_test, literal_pattern
 
 SELECTORS = [
     "JMSMessageID = 'ID:bars-999999'",  # one long needle (bytes.find)
@@ -38,3 +40,26 @@ def test_line_scanner_equals_line_test(texts: list[str], text: str, final_newlin
         lines.pop()
     want = [i for i, line in enumerate(lines) if test(line)]
     assert scan(chunk, lines) == want, (text, chunk)
+
+
+# Literals read from a byte other than their first (plan.literal_pattern): a quote, 'e', 'r' first.
+LITERALS = [b'red"', b'"A', b'region"', b'"JMSType"', b'e:', b'"r"r', b'r"', b'e\ne', b'"', b"blue"]
+PIECES = [b'red"', b'"', b"e", b"r", b"d", b"A", b"\n", b"x", b"region", b":", b"JMSType", b'"r']
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=20).map(b"".join), st.sampled_from(LITERALS))
+def test_a_literal_read_from_its_rarest_byte_is_found_where_the_literal_is(text: bytes, literal: bytes) -> None:
+    search = re.compile(literal_pattern(literal)).search
+    for line in text.split(b"\n"):
+        assert (search(line) is not None) == (literal in line), (literal, line)
+    first, at = search(text), text.find(literal)
+    assert (first is None) == (at == -1)
+    if first is not None and b"\n" not in literal:  # the line of the first match is the literal's first line
+        assert text.count(b"\n", 0, first.start()) == text.count(b"\n", 0, at)
+
+
+def test_a_literal_that_begins_with_a_common_byte_is_read_from_a_rarer_one() -> None:
+    assert literal_pattern(b'red"') == rb'd"(?<=red")'
+    assert literal_pattern(b'"A') == rb'A(?<="A)'
+    assert literal_pattern(b'blue"') == re.escape(b'blue"')  # a 'b' first: as it is

@@ -27,6 +27,7 @@ def _end_starting(installed: bool) -> None:
 _starting = _begin_starting()
 
 import codecs  # noqa: E402
+import gc  # noqa: E402
 import importlib  # noqa: E402
 import io  # noqa: E402
 import re  # noqa: E402
@@ -341,6 +342,10 @@ def _finishing(code: object) -> None:
     if code is not None and not isinstance(code, int):
         _begin_starting()
         return
+    # Every object alive now set aside from the cyclic collector: Python's finalization then does not walk
+    # them all again (12-20 ms of CPU of every run: `filter SEL FILE --count` of 3,000 lines, 139-149 ms
+    # against 126-127 ms, perf stat -r 15). Objects are still freed as their counts drop; only cycles stay.
+    gc.freeze()
     status = code or 0
 
     def interrupted(signum: int, frame: object) -> None:
