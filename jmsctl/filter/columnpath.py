@@ -15,6 +15,7 @@ from msgspec import UNSET
 
 from jmsctl.filter import schema as fs
 from jmsctl.filter.batch import Batch
+from jmsctl.filter.columns import Column
 from jmsctl.filter.partial import has_escape, utf8
 from jmsctl.filter.setup import Setup
 from jmsctl.filter.view import TYPED
@@ -90,11 +91,11 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
                 at = iter(values)
                 values = [unset if x is unset else next(at) for x in raws]
             col = values
-        columns.append(col)
         # The key occurs at least once on a line whose decode found it (no escapes here): as many
         # occurrences in the chunk as values found mean once on each line.
         found = len(col) - col.count(unset)
         classes = set(map(type, col))
+        columns.append(Column(col, classes))  # the kernel reads the classes too
         if tstring in classes:
             return None  # a typed String may hold "}" or ":": the per-line loop proves its members
         typed_classes = classes.intersection(typed)
@@ -112,7 +113,7 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
         if raws is not None and typed_found and (joined if typed_found == found else b"".join(compress(raws, map(typed.__contains__, map(type, col))))).count(b":") != 2 * typed_found:
             return None  # a typed value with more than two members
         if raws is not None or not typed_found:
-            # A superset first (weight" without its opening quote, found by ``re``), then the key itself.
+            # A superset first (a part of the key, ``plan.key_superset``, found by ``re``), then the key itself.
             if len(superset(text)) - sum(len(superset(raw)) for raw in in_bad) != found and text.count(key) - sum(raw.count(key) for raw in in_bad) != found:
                 return None  # some line holds this key twice
             continue

@@ -330,6 +330,20 @@ def literal_pattern(literal: bytes) -> bytes:
     return re.escape(literal[at:]) + b"(?<=" + re.escape(literal) + b")"
 
 
+def key_superset(key: bytes) -> bytes:
+    """The part of a key's JSON text (``"name"``) counted first to prove the key once on each line
+    (``filter.columnpath``): the key from its rarest byte after the opening quote on, at least four
+    bytes. Every occurrence of the key holds it, so a count of it that equals the lines' count of
+    the key proves the same; ``re`` skips to its first byte and tries the rest at each one, and
+    ``region"`` from its 'r' (some 20 a line) took 25 % longer than ``gion"``. (Not a look behind, as
+    ``literal_pattern``: on a key found on every line, checking each match behind costs what it saves.)"""
+    last = len(key) - 4
+    if last < 1:
+        return key[1:]
+    at = min(range(1, last + 1), key=lambda i: (_COMMONNESS.get(key[i], 0), i))
+    return key[at:]
+
+
 class _Found:
     """What ``line_scanner`` reads of a ``re.Match`` (true, and ``start()``), for a ``bytes.find`` hit."""
 
@@ -403,4 +417,4 @@ def line_scanner(groups: tuple[Group, ...]) -> Callable[[bytes, list[bytes]], li
     return scan
 
 
-__all__ = ["FilterPlan", "Group", "group_of", "like_runs", "line_scanner", "line_test", "literal_pattern", "needles", "required_values", "sufficient_values"]
+__all__ = ["FilterPlan", "Group", "group_of", "key_superset", "like_runs", "line_scanner", "line_test", "literal_pattern", "needles", "required_values", "sufficient_values"]

@@ -10,7 +10,7 @@ from typing import Any
 
 from jmsctl.filter.columns import kernel_for
 from jmsctl.filter.partial import partial_for
-from jmsctl.filter.plan import FilterPlan, line_scanner, line_test
+from jmsctl.filter.plan import FilterPlan, key_superset, line_scanner, line_test
 from jmsctl.filter.shortcuts import possible_function, sure_function, view_rule
 from jmsctl.filter.view import view_function
 from jmsctl.selector import Selector
@@ -88,17 +88,20 @@ class Setup:
             # A typed value on the path, its key once on the line, has two members exactly when
             # its object holds two colons before its "}" (counted for the chunk).
             # One scan per key finds both: each occurrence of the key, with the typed object after it
-            # when that holds two colons (else b""). The first pattern leaves out the key's opening
-            # quote (a regex finds it far faster), so it also finds "xweight" and weight" ending a
-            # string: when its count is the decodes' count, there is none of those; when not, the
-            # exact key is counted before the per-line loop is given the chunk.
+            # when that holds two colons (else b""). The first pattern is a part of the key (from its
+            # rarest byte after the opening quote, ``plan.key_superset``: a regex finds it far faster),
+            # so it also finds "xweight" and weight" ending a string: when its count is the decodes'
+            # count, there is none of those; when not, the exact key is counted before the per-line
+            # loop is given the chunk.
             ws = rb"[ \t\r\n]*"
             two = b"(" + ws + b":" + ws + rb"\{[^:}]*:[^:}]*:[^:}]*\})?"
-            self.key_scans = tuple((re.compile(re.escape(key[1:]) + two).findall, re.compile(re.escape(key) + two).findall) for key in part.keys)
-            # Each key's occurrences in a chunk, counted with a superset first: the key without its opening
-            # quote, found by ``re`` (``re`` skips to a needle's first byte, a quote is on every line many
-            # times; ``bytes.count`` of the key or of all but its last byte took 1.2-1.5 times as long).
-            self.key_counts = tuple(re.compile(re.escape(key[1:])).findall for key in part.keys)
+            self.key_scans = tuple((re.compile(re.escape(key_superset(key)) + two).findall, re.compile(re.escape(key) + two).findall)
+                                   for key in part.keys)
+            # Each key's occurrences in a chunk, counted with a superset first: a part of the key from its
+            # rarest byte after the opening quote on (``plan.key_superset``: ``re`` skips to a pattern's first
+            # byte, a quote is on every line many times; ``bytes.count`` of the key or of all but its last
+            # byte took 1.2-1.5 times as long).
+            self.key_counts = tuple(re.compile(re.escape(key_superset(key))).findall for key in part.keys)
 
 
 __all__ = ["Setup"]
