@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jmsctl import selector as sel
-from jmsctl.filter.plan import FilterPlan, line_scanner, line_test, literal_pattern
+from jmsctl.filter.plan import FilterPlan, key_superset, line_scanner, line_test, literal_pattern
 
 SELECTORS = [
     "JMSMessageID = 'ID:bars-999999'",  # one long needle (bytes.find)
@@ -63,3 +63,16 @@ def test_a_literal_that_begins_with_a_common_byte_is_read_from_a_rarer_one() -> 
     assert literal_pattern(b'red"') == rb'd"(?<=red")'
     assert literal_pattern(b'"A') == rb'A(?<="A)'
     assert literal_pattern(b'blue"') == re.escape(b'blue"')  # a 'b' first: as it is
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="egionrwpcT$_é", min_size=1, max_size=8), st.lists(st.sampled_from([*PIECES, b"gion", b"egion"]), max_size=20).map(b"".join))
+def test_the_part_of_a_key_counted_first_is_in_every_occurrence_of_the_key(name: str, text: bytes) -> None:
+    """plan.key_superset: the key's text from a byte after its opening quote to its end, at least four
+    bytes (or all but the quote): a count of it is never below the key's own count."""
+    key = f'"{name}"'.encode()
+    part = key_superset(key)
+    assert key.endswith(part) and len(part) >= min(4, len(key) - 1) and not part.startswith(b'"')
+    text += key * (len(text) % 3)
+    assert len(re.findall(re.escape(part), text)) >= text.count(key)
+    assert key_superset(b'"region"') == b'gion"'
