@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from jmsctl import selector as sel
 from jmsctl.filter.plan import FilterPlan, key_superset, line_scanner, line_test, literal_pattern
+from jmsctl.messages.loader import judge_line
 
 SELECTORS = [
     "JMSMessageID = 'ID:bars-999999'",  # one long needle (bytes.find)
@@ -76,3 +77,44 @@ def test_the_part_of_a_key_counted_first_is_in_every_occurrence_of_the_key(name:
     text += key * (len(text) % 3)
     assert len(re.findall(re.escape(part), text)) >= text.count(key)
     assert key_superset(b'"region"') == b'gion"'
+
+
+# A selector's String value where it reads it (plan.anchored_pattern): bare or typed, members in either order,
+# white space around the colons, the key also elsewhere; every line the selector selects is found.
+ANCHORED = ["color IN ('red', 'blue')", "region LIKE 'A%'", "region LIKE 'A_A%'", "color IN ('a/b', 'red')", "JMSType IN ('car', 'van') AND color = 'red'",
+            "color = 're'"]
+WS = st.sampled_from(["", " ", "\t", "\r", "  "])
+WORDS = st.sampled_from(["red", "blue", "APAC", "AMER", "A", "Acme", "car", "van", "a/b", "a\\/b", "re", "redder", "bluered"])
+
+
+@st.composite
+def _record_line(draw: st.DrawFn) -> str:
+    def value(text: str) -> str:
+        bare = f'"{text}"'
+        if draw(st.booleans()):
+            return bare
+        members = [f'"type"{draw(WS)}:{draw(WS)}"string"', f'"value"{draw(WS)}:{draw(WS)}{bare}']
+        if draw(st.booleans()):
+            members.reverse()
+        return "{" + draw(WS) + f"{draw(WS)},{draw(WS)}".join(members) + draw(WS) + "}"
+
+    props = {name: draw(WORDS) for name in draw(st.lists(st.sampled_from(["color", "region", "customer", "xcolor"]), unique=True))}
+    prop_text = ",".join(f'"{k}"{draw(WS)}:{draw(WS)}{value(v)}' for k, v in props.items())
+    headers = f'"JMSType":{draw(WS)}"{draw(WORDS)}"' if draw(st.booleans()) else ""
+    return '{"type":"text","headers":{' + headers + '},"properties":{' + prop_text + '},"body":"' + draw(WORDS) + '"}'
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_record_line(), min_size=1, max_size=8), st.sampled_from(ANCHORED))
+def test_every_line_a_selector_selects_holds_its_anchored_value(texts: list[str], text: str) -> None:
+    selector = sel.compile(text)
+    groups = FilterPlan.of(selector.ast).must_contain
+    assert groups and groups[0].anchored is not None
+    scan, test = line_scanner(groups), line_test(groups)
+    assert scan is not None and test is not None
+    lines = [x.encode() for x in texts]
+    found = scan(b"\n".join(lines) + b"\n", lines)
+    for i, line in enumerate(lines):
+        record = judge_line("-", i + 1, line)
+        if record.message is not None and selector.evaluate(record.message) is True:
+            assert test(line) and i in found, (text, line)

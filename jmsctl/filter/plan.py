@@ -55,6 +55,10 @@ class Group:
 
     needles: tuple[bytes, ...]
     marker: bytes  # b"\\u" normally; b"\\" when a literal has a short-escapable character
+    # A regex for the same values where the selector reads them (``anchored_pattern``: the identifier's key,
+    # a colon, the value, bare or typed), searched in place of the needles where a line is looked for
+    # the first group; None: the needles alone.
+    anchored: bytes | None = None
 
     @property
     def strength(self) -> int:
@@ -62,7 +66,7 @@ class Group:
         return min(len(x) for x in self.needles) - (100 if self.marker == b"\\" else 0)
 
 
-def group_of(literals: tuple[str, ...], opening: bool = True, closing: bool = True) -> Group | None:
+def group_of(literals: tuple[str, ...], opening: bool = True, closing: bool = True, name: str | None = None) -> Group | None:
     """The group for 'the value is one of these Strings' (None when one of them is empty).
 
     ``opening`` / ``closing``: each literal is where the String starts / ends (the whole value for
@@ -79,7 +83,37 @@ def group_of(literals: tuple[str, ...], opening: bool = True, closing: bool = Tr
     after = b'"' if closing else b""
     bodies = (lit.encode("utf-8", "surrogatepass") + after for lit in literals)
     needles = tuple(dict.fromkeys(b'"' + x if opening and len(x) < 3 else x for x in bodies))
-    return Group(needles, b"\\" if weak else b"\\u")
+    anchored = None
+    # Where it saves a pass over the chunk (several needles: one search for them all) or lines parsed for
+    # nothing (a needle of three bytes or less, ``"A``, is in many values): searching the key costs more
+    # than a needle of a few bytes does (``color"...`` 280-320 ns a line, ``blue"`` 230).
+    if name is not None and opening and all(len(x) < _FIND_FROM for x in needles) and (len(needles) > 1 or len(needles[0]) <= 3):
+        anchored = anchored_pattern(name, tuple(lit.encode("utf-8", "surrogatepass") + after for lit in literals))
+    return Group(needles, b"\\" if weak else b"\\u", anchored)
+
+
+_WS = rb"[ \t\r]*"  # JSON white space within a line
+
+
+def anchored_pattern(name: str, starts: tuple[bytes, ...]) -> bytes:
+    """A regex that every NDJSON line holds in which identifier ``name`` is a String value starting with
+    one of ``starts`` (the closing quote ending one where it is the whole value), when neither the key nor
+    the value is spelled with a backslash escape (the group's marker finds those lines): the name's key
+    (a part of it from its rarest byte, ``key_superset``), white space, a colon, white space, then the
+    value, bare (``"red"``) or in a typed value (``{"type": "string", "value": "red"}``, its members in
+    either order: the ``"value"`` member, not past the object's ``}``; the type's name holds none).
+    A header or a property is only ever a String that way (messages/decode.py: a bare string, or an
+    object of exactly the keys type and value). Where the needles alone find every line holding the
+    value anywhere (``"Acme"`` of a customer for ``region LIKE 'A%'``, a third of the lines of
+    bench/shapes_bench.py's dumps), this finds those where the selector's own name holds it, and one
+    search finds the line for every value of an IN list (one pass over the chunk, not one a value)."""
+    key = f'"{name}"'.encode("utf-8", "surrogatepass")
+    typed = rb'(?:\{[^}]*"value"' + _WS + b":" + _WS + b")?"
+    values = b"(?:" + b"|".join(re.escape(x) for x in starts) + b")"
+    # The compact bare spelling (``"color":"red"``) first: white space and typed values only where the key is
+    # not followed by ':"' (each part beyond a literal costs ``re`` some 50 ns a try).
+    general = b'(?!:")' + _WS + b":" + _WS + typed + b'"' + values
+    return re.escape(key_superset(key)) + b'(?::"' + values + b"|" + general + b")"
 
 
 def needles(ast: n.Node | None) -> tuple[Group, ...]:
@@ -141,14 +175,14 @@ def _required(node: n.Node) -> list[Group]:
         for ident, lit in ((node.left, node.right), (node.right, node.left)):
             name, text = _string_identifier(ident), _string_literal(lit)
             if name is not None and text is not None:
-                g = group_of((text,))
+                g = group_of((text,), name=name)
                 return [g] if g else []
         return []
     if isinstance(node, n.InList) and not node.negated and _string_identifier(node.operand) is not None:
         texts = tuple(_string_literal(item) for item in node.items)
         if any(t is None for t in texts):
             return []
-        g = group_of(tuple(t for t in texts if t is not None))
+        g = group_of(tuple(t for t in texts if t is not None), name=_string_identifier(node.operand))
         return [g] if g else []
     if isinstance(node, n.Like) and not node.negated and _string_identifier(node.operand) is not None:
         pattern = _string_literal(node.pattern)
@@ -163,7 +197,7 @@ def _required(node: n.Node) -> list[Group]:
         first, last = bool(tokens) and not tokens[0][1], bool(tokens) and not tokens[-1][1]
         candidates = [(len(run) + (first and i == 0) + (last and i == len(runs) - 1), i) for i, run in enumerate(runs)]
         _, at = max(candidates)
-        g = group_of((runs[at],), opening=first and at == 0, closing=last and at == len(runs) - 1)
+        g = group_of((runs[at],), opening=first and at == 0, closing=last and at == len(runs) - 1, name=_string_identifier(node.operand))
         return [g] if g else []
     return []
 
@@ -280,6 +314,16 @@ def line_test(groups: tuple[Group, ...]) -> Callable[[bytes], bool] | None:
     if not groups:
         return None
     checks = [(g.needles, g.marker) for g in groups]
+    if groups[0].anchored is not None:  # the first group's values where the selector reads them
+        anchored, first_marker = re.compile(groups[0].anchored).search, groups[0].marker
+        rest = checks[1:]
+
+        def key_and_value(line: bytes) -> bool:
+            if first_marker not in line and anchored(line) is None:
+                return False
+            return all(marker in line or any(needle in line for needle in group_needles) for group_needles, marker in rest)
+
+        return key_and_value
     if len(checks) == 1 and len(checks[0][0]) == 1:
         (needle,), marker = checks[0]
 
@@ -382,11 +426,16 @@ def line_scanner(groups: tuple[Group, ...]) -> Callable[[bytes, list[bytes]], li
     either. The chunk is searched once as one string (a needle in no line costs one pass); from the
     line of the first hit on, ``map`` searches line by line, which keeps Python out of the loop
     where a needle is in many lines (a hit in the chunk would cost a Python step to find its line).
-    The lines found are then tested for the other groups."""
+    The lines found are then tested for the other groups. A first group ``anchored`` to its
+    identifier's key is searched by that one regex instead of its needles (as ``line_test`` does)."""
     if not groups:
         return None
     first = groups[0]
-    needles: tuple[Callable[..., Any], ...] = tuple(map(_searcher, first.needles))
+    needles: tuple[Callable[..., Any], ...]
+    if first.anchored is not None:
+        needles = (re.compile(first.anchored).search,)
+    else:
+        needles = tuple(map(_searcher, first.needles))
     marker: Callable[..., Any] = re.compile(re.escape(first.marker)).search  # b"\\u" or b"\\": only where a backslash is
     rest = tuple((g.needles, g.marker) for g in groups[1:])
     one_more = rest[0][0][0] if len(rest) == 1 and len(rest[0][0]) == 1 else None
@@ -417,4 +466,4 @@ def line_scanner(groups: tuple[Group, ...]) -> Callable[[bytes, list[bytes]], li
     return scan
 
 
-__all__ = ["FilterPlan", "Group", "group_of", "key_superset", "like_runs", "line_scanner", "line_test", "literal_pattern", "needles", "required_values", "sufficient_values"]
+__all__ = ["FilterPlan", "Group", "anchored_pattern", "group_of", "key_superset", "like_runs", "line_scanner", "line_test", "literal_pattern", "needles", "required_values", "sufficient_values"]
