@@ -147,7 +147,9 @@ def _converted(lv: Any, rv: Any) -> int | None:
 def _number(v: Any) -> Any:
     if v[0] in _NUMERIC_ORDER or v[0] is _BIG:
         return v
-    raise EngineThrew(f"Cannot convert value: {v[1]!r} into a number")
+    # The engine's words without the value: the message is never shown (compile_java's verdict
+    # catches it), and the repr of a long string cost more than the whole evaluation.
+    raise EngineThrew("Cannot convert value into a number")
 
 
 def _java_int(v: Any) -> int:
@@ -211,7 +213,7 @@ def negate(v: Any) -> Any:
     if cls is _BIG:
         return (LONG, -x) if -x == LONG_MIN else (_BIG, -x)
     if cls in (BYTE, SHORT):
-        raise EngineThrew(f"Don't know how to negate: {x}")
+        raise EngineThrew("Don't know how to negate")
     return None  # a String or Boolean negates to NULL
 
 
