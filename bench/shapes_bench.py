@@ -228,7 +228,9 @@ def timed(cmd: list[str], stdin: Path | None, stdout: Path, env: dict[str, str] 
     """Wall seconds and CPU seconds (user + sys of the process and every child it waited for)."""
     with stdout.open("wb") as out, (stdin.open("rb") if stdin else open(os.devnull, "rb")) as inp:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=inp, stdout=out, stderr=subprocess.PIPE, env=env)
+        # cwd: not a checkout. `python -m` (and -c) put the working directory first on sys.path, before
+        # PYTHONPATH: run from a checkout, every jmsctl (--compare's too) would be that checkout's.
+        proc = subprocess.Popen(cmd, stdin=inp, stdout=out, stderr=subprocess.PIPE, env=env, cwd="/")
         assert proc.stderr is not None
         err = proc.stderr.read()
         _, status, usage = os.wait4(proc.pid, 0)
@@ -268,8 +270,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="do not compile jmsctl's bytecode first: with PYTHONDONTWRITEBYTECODE set, every start then compiles jmsctl's sources")
     args = ap.parse_args(argv)
 
+    args.workdir = args.workdir.resolve()  # absolute: the commands run in / (timed)
     args.workdir.mkdir(parents=True, exist_ok=True)
-    outdir = args.outdir or args.workdir
+    outdir = (args.outdir or args.workdir).resolve()
     outdir.mkdir(parents=True, exist_ok=True)
     sources: dict[str, Path] = {}
     for kind in args.dumps:
