@@ -93,8 +93,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: left out of the quick subset (pytest -m 'not slow'); CI runs every test")
 
 
-# The test run is two processes (pytest-xdist, ``-n 2 --dist loadfile`` in pyproject.toml): each takes the
-# next module when it is free, in the order below, with xdist's own reordering off
+# The test run is two processes (pytest-xdist, ``-n 2 --dist loadgroup`` in pyproject.toml): each takes the
+# next module (or the Spark session's group of modules, below) when it is free, in the order below, with xdist's own reordering off
 # (``--no-loadscope-reorder``). The longest modules go first (a whole run's --durations, 2026-11-28), so
 # that no long one starts last while the other process has nothing left to do; the modules that start a
 # JVM in the pytest process go last, so a process that took one takes only those after it. A module
@@ -106,12 +106,23 @@ LONGEST_FIRST = (
 )
 _RANK = {name: rank for rank, name in enumerate(LONGEST_FIRST)}
 
+# The modules that use the ``spark`` fixture run one after the other in one process (one xdist group,
+# ``--dist loadgroup``): one Spark JVM started and warmed up a run instead of one in each process (its
+# start and its JIT's work on Spark's code cost each process 10-15 s on two busy cores). Every other
+# module is a group of its own, as with ``--dist loadfile``.
+SPARK_SESSION_MODULES = (
+    "test_spark_parity.py", "test_spark.py", "test_spark_artemis_xml.py", "test_spark_dialects.py",
+    "test_spark_filter_options.py", "test_spark_profile.py",
+)
 
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups
 def pytest_collection_modifyitems(items: list) -> None:
     items.sort(key=lambda item: (item.path.name in JVM_IN_PROCESS, _RANK.get(item.path.name, len(_RANK))))  # stable otherwise
     for item in items:
         if item.path.name in SLOW_MODULES or f"{item.path.name}::{item.originalname}" in _SLOW:
             item.add_marker(pytest.mark.slow)
+        item.add_marker(pytest.mark.xdist_group("spark-session" if item.path.name in SPARK_SESSION_MODULES else item.path.name))
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from tests.conftest import JVM_IN_PROCESS, LONGEST_FIRST, SLOW_MODULES, SLOW_TESTS
+from tests.conftest import JVM_IN_PROCESS, LONGEST_FIRST, SLOW_MODULES, SLOW_TESTS, SPARK_SESSION_MODULES
 
 HERE = Path(__file__).parent
 
@@ -18,7 +18,7 @@ def _functions(module: str) -> set[str]:
 
 
 def test_every_slow_module_and_jvm_module_exists() -> None:
-    missing = sorted(m for m in {*SLOW_MODULES, *JVM_IN_PROCESS, *LONGEST_FIRST} if not (HERE / m).is_file())
+    missing = sorted(m for m in {*SLOW_MODULES, *JVM_IN_PROCESS, *LONGEST_FIRST, *SPARK_SESSION_MODULES} if not (HERE / m).is_file())
     assert not missing, f"conftest.py names modules that do not exist: {missing}"
 
 
@@ -44,5 +44,18 @@ def test_the_two_processes_keep_the_order_conftest_gives() -> None:
     addopts = re.search(r'^addopts = "([^"]*)"', (HERE.parent / "pyproject.toml").read_text(encoding="utf-8"), re.M)
     assert addopts, "pyproject.toml has no addopts line"
     options = addopts.group(1).split()
-    assert "--dist" in options and options[options.index("--dist") + 1] == "loadfile"
+    assert "--dist" in options and options[options.index("--dist") + 1] == "loadgroup"  # conftest gives every module a group
     assert "--no-loadscope-reorder" in options
+
+
+def test_every_module_that_uses_the_spark_session_is_in_its_group() -> None:
+    """A module whose tests take the ``spark`` fixture but is not in conftest.SPARK_SESSION_MODULES would
+    start a second Spark JVM in the other process."""
+    users = set()
+    for path in HERE.glob("test_*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test") and any(a.arg == "spark" for a in node.args.args):
+                users.add(path.name)
+    assert users, "no test takes the spark fixture: the check looks at the wrong thing"
+    assert users <= set(SPARK_SESSION_MODULES), f"modules using the spark fixture outside the group: {sorted(users - set(SPARK_SESSION_MODULES))}"
