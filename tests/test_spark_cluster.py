@@ -108,6 +108,11 @@ class Cluster:
                 os.killpg(p.pid, signal.SIGKILL)
 
 
+# Every JVM of the module (three daemons, and each application's driver and executors) lives for seconds:
+# only the JIT's first tier (its second compiles Spark's start-up code on the two cores the tests share).
+SHORT_LIVED_JVM = os.environ.get("JMSCTL_TEST_JVM_OPTS", "-XX:TieredStopAtLevel=1")
+
+
 def _clean_env(workdir: Path) -> dict[str, str]:
     """The daemons' environment: no PYTHONPATH (executors must not find the checkout), quiet logs,
     small heaps, everything on 127.0.0.1."""
@@ -119,8 +124,11 @@ def _clean_env(workdir: Path) -> dict[str, str]:
         "spark.driver.memory 512m\n"
         "spark.cores.max 2\n"
         "spark.deploy.maxExecutorRetries -1\n"
+        f"spark.driver.defaultJavaOptions {SHORT_LIVED_JVM}\n"
+        f"spark.executor.defaultJavaOptions {SHORT_LIVED_JVM}\n"
     )
     env.update(
+        SPARK_DAEMON_JAVA_OPTS=SHORT_LIVED_JVM,
         SPARK_HOME=str(SPARK_HOME),
         SPARK_CONF_DIR=str(conf),
         SPARK_LOCAL_IP="127.0.0.1",
