@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import os
 import shutil
 import signal
 import socket
@@ -41,6 +42,11 @@ def _die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
 
 
+# The test broker lives for a module or a run on two cores shared with the tests: the JIT's first tier only
+# (its second compiled the broker's start-up code again in each of the run's brokers).
+JIT = os.environ.get("JMSCTL_TEST_BROKER_JIT", "-XX:TieredStopAtLevel=1").split()
+
+
 class Broker:
     def __init__(self, base: Path, persistent: bool = False) -> None:
         """``persistent``: KahaDB under ``base`` (for tests that kill the broker and start it again)."""
@@ -55,7 +61,7 @@ class Broker:
         """Started (again: on the same ports and data, after ``kill``)."""
         base = self.base
         uri = f"broker:(tcp://127.0.0.1:{self.openwire},stomp://127.0.0.1:{self.stomp})?persistent={str(self.persistent).lower()}&useJmx=false"
-        command = ["java", "-Xmx256m", f"-Dactivemq.home={HOME}", f"-Dactivemq.base={base}", f"-Dactivemq.data={base / 'data'}",
+        command = ["java", "-Xmx256m", *JIT, f"-Dactivemq.home={HOME}", f"-Dactivemq.base={base}", f"-Dactivemq.data={base / 'data'}",
                    "-jar", str(RUN_JAR), "start", uri]
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
