@@ -130,3 +130,37 @@ def test_ctrl_c_at_any_point_of_the_start_up_exits_130_in_one_line() -> None:
         assert out == b""
         outcomes.append(process.returncode)
     assert 130 in outcomes, outcomes  # the handler ran at least once (not every run ended before or after)
+
+
+def test_the_start_up_handler_stays_until_main_catches_ctrl_c() -> None:
+    """In the command line, jmsctl.cli.app's import ends with the start-up handler still in place (a Ctrl-C
+    while importlib releases the module's lock was a trace from importlib, once in 400 tries beside two busy
+    loops); imported by a program, Ctrl-C is KeyboardInterrupt again once the import is done."""
+    probe = ("import sys, signal; sys.argv[0] = {argv0!r}; import jmsctl, jmsctl.cli.app; "
+             "print(signal.getsignal(signal.SIGINT) is jmsctl._interrupted_while_starting, signal.getsignal(signal.SIGINT) is signal.default_int_handler)")
+    for argv0, expected in (("jmsctl", "True False"), ("program", "False True")):
+        r = subprocess.run([sys.executable, "-c", probe.format(argv0=argv0)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert r.stdout.split() == expected.split(), (argv0, r.stdout, r.stderr)
+
+
+def test_a_stopped_command_outside_its_report_exits_with_the_signals_status(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A signal a command turns into cleanup.Stopped while it writes the error it ends with (outside the block
+    that reports a stop) ends the process with the signal's status, no trace (seen in CI: a trace ending in
+    ``jmsctl.cleanup.Stopped: 2``)."""
+    from jmsctl import cleanup
+    from jmsctl.cli import app as cli_app
+
+    def stopped(**_: object) -> None:
+        raise cleanup.Stopped(signal.SIGINT)
+
+    monkeypatch.setattr(cli_app, "app", stopped)
+    with pytest.raises(SystemExit) as exited:
+        cli_app._main()
+    assert exited.value.code == 128 + signal.SIGINT
+
+    def failing(**_: object) -> None:
+        raise RuntimeError("not a signal")
+
+    monkeypatch.setattr(cli_app, "app", failing)
+    with pytest.raises(RuntimeError):  # anything else goes on as it was
+        cli_app._main()

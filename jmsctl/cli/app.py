@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import signal
 
-from jmsctl import _interrupted_while_starting  # the start-up's SIGINT handler (jmsctl/__init__.py installs it first)
+from jmsctl import _command_line, _interrupted_while_starting  # the start-up's SIGINT handler (jmsctl/__init__.py installs it first)
 
 
 def _begin_starting(handler: Any = _interrupted_while_starting) -> bool:
@@ -364,10 +364,18 @@ def _main() -> None:
     text that cannot be encoded (lone surrogates from arguments that are not UTF-8) never stops output."""
     _robust_streams()
     try:
+        _end_starting(_starting)  # from here Ctrl-C is KeyboardInterrupt, caught below (not while the import of this module ends)
         app(prog_name="jmsctl")  # also under python -m: completion scripts and usage name the command people type
     except KeyboardInterrupt:
         sys.stderr.write("\n")
         sys.exit(130)
+    except BaseException as exc:
+        # A signal a command turned into jmsctl.cleanup.Stopped outside the block that reports it (while it
+        # writes the error it is ending with): that line stands, and the signal's status is the exit's.
+        cleanup = sys.modules.get("jmsctl.cleanup")
+        if cleanup is not None and isinstance(exc, cleanup.Stopped):
+            sys.exit(exc.status)
+        raise
     except BrokenPipeError:
         # Python flushes stdout at exit; point it at devnull so that flush cannot fail again.
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -396,4 +404,8 @@ def _robust_streams() -> None:
             stream.reconfigure(errors="jmsctl-unencodable")
 
 
-_end_starting(_starting)  # this module loaded (its classes too): Ctrl-C is KeyboardInterrupt again, which main catches
+# This module loaded (its classes too). Imported by a program (tests, a library user): Ctrl-C is KeyboardInterrupt
+# again now. In the command line the start-up handler stays until _main's try, which catches KeyboardInterrupt:
+# a Ctrl-C while Python ends this import (its module lock) would otherwise be a trace from importlib.
+if not _command_line():
+    _end_starting(_starting)
