@@ -164,3 +164,12 @@ def test_a_stopped_command_outside_its_report_exits_with_the_signals_status(monk
     monkeypatch.setattr(cli_app, "app", failing)
     with pytest.raises(RuntimeError):  # anything else goes on as it was
         cli_app._main()
+
+    def closed_pipe(**_: object) -> None:
+        raise BrokenPipeError
+
+    monkeypatch.setattr(cli_app, "app", closed_pipe)
+    monkeypatch.setattr(cli_app.os, "dup2", lambda *_: None)  # stdout stays pytest's
+    with pytest.raises(SystemExit) as exited:  # the clause for a closed pipe still comes first
+        cli_app._main()
+    assert exited.value.code == 128 + signal.SIGPIPE

@@ -369,18 +369,18 @@ def _main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("\n")
         sys.exit(130)
-    except BaseException as exc:
+    except BrokenPipeError:
+        # Python flushes stdout at exit; point it at devnull so that flush cannot fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(128 + signal.SIGPIPE)
+    except BaseException as exc:  # last: the clauses above come first
         # A signal a command turned into jmsctl.cleanup.Stopped outside the block that reports it (while it
         # writes the error it is ending with): that line stands, and the signal's status is the exit's.
         cleanup = sys.modules.get("jmsctl.cleanup")
         if cleanup is not None and isinstance(exc, cleanup.Stopped):
             sys.exit(exc.status)
         raise
-    except BrokenPipeError:
-        # Python flushes stdout at exit; point it at devnull so that flush cannot fail again.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(128 + signal.SIGPIPE)
 
 
 def _unencodable(exc: UnicodeError) -> tuple[str | bytes, int]:
