@@ -81,14 +81,14 @@ def group_of(literals: tuple[str, ...], opening: bool = True, closing: bool = Tr
         return None
     weak = any(ch in _SHORT_ESCAPED for lit in literals for ch in lit)
     after = b'"' if closing else b""
-    bodies = (lit.encode("utf-8", "surrogatepass") + after for lit in literals)
+    bodies = tuple(lit.encode("utf-8", "surrogatepass") + after for lit in literals)
     needles = tuple(dict.fromkeys(b'"' + x if opening and len(x) < 3 else x for x in bodies))
     anchored = None
     # Where it saves a pass over the chunk (several needles: one search for them all) or lines parsed for
     # nothing (a needle of three bytes or less, ``"A``, is in many values): searching the key costs more
     # than a needle of a few bytes does (``color"...`` 280-320 ns a line, ``blue"`` 230).
     if name is not None and opening and all(len(x) < _FIND_FROM for x in needles) and (len(needles) > 1 or len(needles[0]) <= 3):
-        anchored = anchored_pattern(name, tuple(lit.encode("utf-8", "surrogatepass") + after for lit in literals))
+        anchored = anchored_pattern(name, bodies)
     return Group(needles, b"\\" if weak else b"\\u", anchored)
 
 
