@@ -343,8 +343,8 @@ def _finishing(code: object) -> None:
         _begin_starting()
         return
     # Every object alive now set aside from the cyclic collector: Python's finalization then does not walk
-    # them all again (12-20 ms of CPU of every run: `filter SEL FILE --count` of 3,000 lines, 139-149 ms
-    # against 126-127 ms, perf stat -r 15). Objects are still freed as their counts drop; only cycles stay.
+    # them all again (10-14 ms of every `check` or `filter`: bench/README.md, "Issue 36, fourth pass").
+    # Objects are still freed as their counts drop; only cycles stay.
     gc.freeze()
     status = code or 0
 
