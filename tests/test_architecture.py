@@ -99,7 +99,8 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-MODULES = {_module_name(p) for p in PACKAGE.rglob("*.py")}
+# A compiled module (jmsctl/filter/_bytecount.c) is named by its stub: an import of it is not one of its package.
+MODULES = {_module_name(p) for p in PACKAGE.rglob("*.py")} | {_module_name(p) for p in PACKAGE.rglob("*.pyi")}
 
 
 def _resolve(name: str) -> str:

@@ -16,6 +16,7 @@ from msgspec import UNSET
 from jmsctl.filter import schema as fs
 from jmsctl.filter.batch import Batch
 from jmsctl.filter.columns import Column
+from jmsctl.filter.keycount import exact
 from jmsctl.filter.partial import has_escape, utf8
 from jmsctl.filter.setup import Setup
 from jmsctl.filter.view import TYPED
@@ -66,7 +67,7 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
     tstring, typed = fs.TString, TYPED
     in_bad = [lines[i] for i in bad]
     any_typed = False
-    for name, key, scans, superset in zip(kernel.names, part.keys, s.key_scans, s.key_counts, strict=True):
+    for name, key, scans, count in zip(kernel.names, part.keys, s.key_scans, s.key_counts, strict=True):
         is_header = name in part.headers
         structs = heads if is_header else props
         if unset in structs:
@@ -113,8 +114,8 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
         if raws is not None and typed_found and (joined if typed_found == found else b"".join(compress(raws, map(typed.__contains__, map(type, col))))).count(b":") != 2 * typed_found:
             return None  # a typed value with more than two members
         if raws is not None or not typed_found:
-            # A superset first (a part of the key, ``plan.key_superset``, found by ``re``), then the key itself.
-            if len(superset(text)) - sum(len(superset(raw)) for raw in in_bad) != found and text.count(key) - sum(raw.count(key) for raw in in_bad) != found:
+            # The key counted (``filter.keycount``; without the C part a superset first, then the key itself).
+            if count(text) - sum(map(count, in_bad)) != found and (exact or text.count(key) - sum(raw.count(key) for raw in in_bad) != found):
                 return None  # some line holds this key twice
             continue
         # A typed value: one scan finds each occurrence of the key and, when the object after it

@@ -388,6 +388,16 @@ def key_superset(key: bytes) -> bytes:
     return key[at:]
 
 
+def rarest_positions(literal: bytes) -> tuple[int, int]:
+    """The two positions of ``literal``'s rarest bytes in a JSON line (``_COMMON``), the first one
+    first: ``filter._bytecount`` takes as candidates the places where both sit at their offsets, and
+    compares the whole literal only there (``"price"``: its 'p' and 'c', not its quotes)."""
+    if len(literal) < 2:
+        return 0, 0
+    first, second = sorted(range(len(literal)), key=lambda i: (_COMMONNESS.get(literal[i], 0), i))[:2]
+    return min(first, second), max(first, second)
+
+
 class _Found:
     """What ``line_scanner`` reads of a ``re.Match`` (true, and ``start()``), for a ``bytes.find`` hit."""
 
@@ -466,4 +476,4 @@ def line_scanner(groups: tuple[Group, ...]) -> Callable[[bytes, list[bytes]], li
     return scan
 
 
-__all__ = ["FilterPlan", "Group", "anchored_pattern", "group_of", "key_superset", "like_runs", "line_scanner", "line_test", "literal_pattern", "needles", "required_values", "sufficient_values"]
+__all__ = ["FilterPlan", "Group", "anchored_pattern", "group_of", "key_superset", "like_runs", "line_scanner", "line_test", "literal_pattern", "needles", "rarest_positions", "required_values", "sufficient_values"]

@@ -6,9 +6,11 @@ it; ``fast.Engine`` is a Setup that processes chunks."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from jmsctl.filter.columns import kernel_for
+from jmsctl.filter.keycount import counter
 from jmsctl.filter.partial import partial_for
 from jmsctl.filter.plan import FilterPlan, key_superset, line_scanner, line_test
 from jmsctl.filter.shortcuts import possible_function, sure_function, view_rule
@@ -77,7 +79,8 @@ class Setup:
         # The chunk's verdicts from its columns of values (filter.columns), when the path is decoded.
         part = self.partial
         self.key_scans: tuple[tuple[Any, Any], ...] = ()
-        self.key_counts: tuple[Any, ...] = ()
+        # Each key's occurrences in a chunk (``filter.keycount``: exact, or a superset without the C part).
+        self.key_counts: tuple[Callable[[bytes], int], ...] = tuple(map(counter, part.keys)) if part is not None else ()
         # Whether the column path's last chunk held typed values on the path: the next chunk is then
         # decoded with its properties raw (``filter.columnpath``). What a Setup learns as it runs.
         self.typed_seen = False
@@ -97,11 +100,6 @@ class Setup:
             two = b"(" + ws + b":" + ws + rb"\{[^:}]*:[^:}]*:[^:}]*\})?"
             self.key_scans = tuple((re.compile(re.escape(key_superset(key)) + two).findall, re.compile(re.escape(key) + two).findall)
                                    for key in part.keys)
-            # Each key's occurrences in a chunk, counted with a superset first: a part of the key from its
-            # rarest byte after the opening quote on (``plan.key_superset``: ``re`` skips to a pattern's first
-            # byte, a quote is on every line many times; ``bytes.count`` of the key or of all but its last
-            # byte took 1.2-1.5 times as long).
-            self.key_counts = tuple(re.compile(re.escape(key_superset(key))).findall for key in part.keys)
 
 
 __all__ = ["Setup"]

@@ -1,0 +1,126 @@
+"""The filter's key counts (jmsctl.filter.keycount): the compiled ``_bytecount.count`` is
+``bytes.count`` exactly (non-overlapping, left to right) for any needle, any pair of candidate
+positions and every length around its 16-byte blocks; without it, the ``re`` superset never counts
+fewer; and the column path and the per-line path reach the plain path's verdicts in either mode."""
+
+from __future__ import annotations
+
+import shutil
+import sysconfig
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jmsctl.filter import columnpath, keycount, pathdecode
+from jmsctl.filter.plan import rarest_positions
+
+try:
+    from jmsctl.filter import _bytecount
+except ImportError:
+    _bytecount = None  # type: ignore[assignment]
+
+_BUILDABLE = bool(shutil.which("cc") or shutil.which("gcc")) and (Path(sysconfig.get_paths()["include"]) / "Python.h").exists()
+needs_c = pytest.mark.skipif(_bytecount is None, reason="jmsctl.filter._bytecount not built (no C compiler or no Python headers)")
+
+
+def test_the_extension_is_built_where_it_can_be() -> None:
+    """setup.py's extension is optional: where a C compiler and Python's headers are on this machine
+    (CI's), the install must have built it, or the filter's key counts fall back unnoticed."""
+    if not _BUILDABLE:
+        pytest.skip("no C compiler or no Python.h here: the package installs without the extension")
+    assert _bytecount is not None, "a C compiler and Python.h are here, but jmsctl.filter._bytecount was not built: pip install -e . again"
+    assert keycount.exact
+
+
+@needs_c
+@settings(max_examples=3000, deadline=None)
+@given(st.binary(max_size=90).map(lambda b: bytes(x % 4 + 97 if x < 200 else 34 for x in b)),
+       st.binary(min_size=1, max_size=9).map(lambda b: bytes(x % 4 + 97 if x < 220 else 34 for x in b)), st.data())
+def test_count_is_bytes_count(haystack: bytes, needle: bytes, data: st.DataObject) -> None:
+    """Few letters, so that matches are many, overlap ("aa" in "aaa") and straddle the blocks."""
+    i = data.draw(st.integers(0, len(needle) - 1))
+    j = data.draw(st.integers(0, len(needle) - 1))
+    assert _bytecount.count(haystack, needle, i, j) == haystack.count(needle)
+    assert _bytecount.count(haystack, needle) == haystack.count(needle)
+
+
+@needs_c
+def test_count_at_every_length_around_the_blocks() -> None:
+    for m in range(1, 20):
+        needle = b"ab" * m
+        needle = needle[:m]
+        for n in range(0, 70):
+            for hay in (b"ab" * n, b"a" * n, b"b" + b"ab" * n, bytes(range(97, 97 + n % 26)) * 2):
+                hay = hay[:n]
+                for i, j in ((0, m - 1), (m - 1, 0), (m // 2, m // 2), *([rarest_positions(needle)] if m > 1 else [])):
+                    assert _bytecount.count(hay, needle, i, j) == hay.count(needle), (hay, needle, i, j)
+    # a needle at the very end, a memoryview, bytearray
+    hay = b"x" * 100 + b'"price"'
+    assert _bytecount.count(memoryview(hay), bytearray(b'"price"'), 1, 4) == 1
+
+
+@needs_c
+def test_count_refuses_what_bytes_count_would_not_mean() -> None:
+    for args in ((b"abc", b""), (b"abc", b"ab", 2, 0), (b"abc", b"ab", -1, 0), (b"abc", b"ab", 0, 5)):
+        with pytest.raises(ValueError, match="non-empty needle"):
+            _bytecount.count(*args)
+    with pytest.raises(TypeError):
+        _bytecount.count("text", b"t")
+
+
+def test_rarest_positions_avoid_the_quotes() -> None:
+    assert rarest_positions(b'"price"') == (1, 4)  # 'p' and 'c'
+    i, j = rarest_positions(b'"weight"')
+    assert 0 < i < j < 7
+    assert rarest_positions(b"x") == (0, 0)
+
+
+@pytest.fixture(params=["compiled", "re"])
+def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Each test below in both modes: the compiled count, and the re superset (as without a C compiler)."""
+    if request.param == "compiled" and _bytecount is None:
+        pytest.skip("jmsctl.filter._bytecount not built")
+    if request.param == "re":
+        monkeypatch.setattr(keycount, "_count", None)
+        monkeypatch.setattr(columnpath, "exact", False)
+        monkeypatch.setattr(pathdecode, "exact", False)
+    yield request.param
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.binary(max_size=200).map(lambda b: bytes(b'"ricep:w"'[x % 9] for x in b)))
+def test_counter_is_exact_or_a_superset(text: bytes) -> None:
+    for key in (b'"price"', b'"weight"', b'"p"', b'"region"'):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(keycount, "_count", None)
+            assert keycount.counter(key)(text) >= text.count(key)
+        if _bytecount is not None:
+            assert keycount.counter(key)(text) == text.count(key)
+
+
+def test_column_path_in_either_mode(mode: str) -> None:
+    """test_columns' clean-chunk and duplicate-key checks, and its hypothesis comparisons with the plain
+    path, in this mode (a key twice on a line must still hand the chunk back)."""
+    from tests import test_columns
+
+    test_columns.test_kernels_are_used_on_clean_chunks()
+    test_columns.test_columns_equal_plain_path()
+    test_columns.test_any_boolean_shape_equals_plain_path()
+
+
+def test_per_line_path_in_either_mode(mode: str) -> None:
+    """pathdecode's chunk count (the IBM dialect has no column kernel: its chunks take the per-line loop)."""
+    from jmsctl import selector as sel
+    from jmsctl.filter.fast import Engine
+
+    e = Engine(sel.compile("a = b", "ibm"), exact=False)
+    assert e.kernel is None and e.partial is not None
+    lines = [b'{"properties":{"a":1,"b":1}}', b'{"properties":{"a":2,"b":3}}', b'{"properties":{"a":1,"b":2,"b":1}}',
+             b'{"properties":{"a":"x","b":"x"},"body":"\\"a\\":"}']
+    b = pathdecode.process(e, lines, b"\n".join(lines))
+    # the third line holds "b" twice: the chunk is counted line by line, that line judged whole (rejected)
+    assert (b.true, b.rejected, b.read) == (2, 1, 4), (b.true, b.false, b.unknown, b.skipped, b.rejected)
+    assert b.errors[0][0] == 2 and "b" in b.errors[0][2] + b.errors[0][3], b.errors
