@@ -54,6 +54,151 @@ count(const unsigned char *s, Py_ssize_t n, const unsigned char *k, Py_ssize_t m
     return count_scalar(s, n, k, m, pos, next, found);
 }
 
+/* What line_hits knows as it goes: the line it is in and where that starts, how far the line ends are
+ * counted, and where the next line begins (matches before it are in a line already found). */
+struct lines {
+    const unsigned char *s;
+    Py_ssize_t n, line, start, counted, next;
+    PyObject *numbers, *texts;
+};
+
+/* A match at x: its line's number and bytes appended; -1 on a Python error. */
+static int
+record(struct lines *st, Py_ssize_t x)
+{
+    const unsigned char *s = st->s, *p = s + st->counted, *q;
+    while ((q = memchr(p, '\n', (size_t)(s + x - p))) != NULL) {
+        st->line++;
+        p = q + 1;
+        st->start = p - s;
+    }
+    q = memchr(s + x, '\n', (size_t)(st->n - x));
+    Py_ssize_t end = q == NULL ? st->n : q - s;
+    PyObject *a = PyLong_FromSsize_t(st->line), *b = PyBytes_FromStringAndSize((const char *)s + st->start, end - st->start);
+    int failed = a == NULL || b == NULL || PyList_Append(st->numbers, a) < 0 || PyList_Append(st->texts, b) < 0;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    st->line++;
+    st->start = st->counted = st->next = end + 1;
+    return failed ? -1 : 0;
+}
+
+/* The lines (as chunk.split(b"\n") numbers them) that hold k, each once, in order: their numbers and
+ * their bytes (without the b"\n"). k holds no b"\n", so a match lies inside one line. The candidates
+ * are found as count finds them; one in a line already found is passed over. */
+static int
+line_hits(const unsigned char *s, Py_ssize_t n, const unsigned char *k, Py_ssize_t m, Py_ssize_t i, Py_ssize_t j,
+          PyObject *numbers, PyObject *texts)
+{
+    struct lines st = {s, n, 0, 0, 0, 0, numbers, texts};
+    Py_ssize_t pos = 0;
+#if defined(__SSE2__)
+    const __m128i first = _mm_set1_epi8((char)k[i]), second = _mm_set1_epi8((char)k[j]);
+    for (; pos + 16 + m - 1 <= n; pos += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(s + pos + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(s + pos + j));
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, second)));
+        while (mask) {
+            Py_ssize_t x = pos + __builtin_ctz(mask);
+            mask &= mask - 1;
+            if (x >= st.next && memcmp(s + x, k, (size_t)m) == 0 && record(&st, x) < 0)
+                return -1;
+        }
+    }
+#else
+    (void)i;
+    (void)j;
+#endif
+    for (; pos + m <= n; pos++) {
+        if (pos >= st.next && s[pos] == k[0] && memcmp(s + pos, k, (size_t)m) == 0 && record(&st, pos) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* How many lines chunk.split(b"\n") gives (a b"\n" ending the chunk ends its last line), and whether
+ * every line is non-empty and begins with a byte above the space (then none is blank, as
+ * jmsctl.filter.batch.count_records reads a chunk's lines). */
+static void
+line_stats(const unsigned char *s, Py_ssize_t n, Py_ssize_t *lines, int *clean)
+{
+    Py_ssize_t newlines = 0, pos = 0;
+    int low = n > 0 && s[0] <= 0x20;
+#if defined(__SSE2__)
+    const __m128i nl = _mm_set1_epi8('\n'), space = _mm_set1_epi8(0x20), zero = _mm_setzero_si128();
+    __m128i seen = zero;
+    /* A newline at pos + b, and the byte after it (at pos + 1 + b, inside the chunk) at or below the
+     * space; the newlines summed in byte lanes (each -1 subtracted), added up every 255 blocks. */
+    while (pos + 17 <= n) {
+        __m128i lanes = zero;
+        for (int round = 0; round < 255 && pos + 17 <= n; round++, pos += 16) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(s + pos));
+            __m128i b = _mm_loadu_si128((const __m128i *)(s + pos + 1));
+            __m128i is_nl = _mm_cmpeq_epi8(a, nl);
+            lanes = _mm_sub_epi8(lanes, is_nl);
+            seen = _mm_or_si128(seen, _mm_and_si128(is_nl, _mm_cmpeq_epi8(_mm_min_epu8(b, space), b)));
+        }
+        __m128i sums = _mm_sad_epu8(lanes, zero);
+        newlines += _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+    }
+    low |= _mm_movemask_epi8(seen) != 0;
+#endif
+    for (; pos < n; pos++) {
+        if (s[pos] == '\n') {
+            newlines++;
+            if (pos + 1 < n && s[pos + 1] <= 0x20)
+                low = 1;
+        }
+    }
+    *lines = n == 0 ? 0 : newlines + (s[n - 1] != '\n');
+    *clean = !low;
+}
+
+static PyObject *
+bytecount_line_hits(PyObject *self, PyObject *args)
+{
+    Py_buffer hay, needle;
+    Py_ssize_t i = 0, j = -1;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*|nn:line_hits", &hay, &needle, &i, &j))
+        return NULL;
+    Py_ssize_t m = needle.len;
+    if (j < 0)
+        j = m - 1;
+    PyObject *numbers = NULL, *texts = NULL, *result = NULL;
+    if (m == 0 || i < 0 || i >= m || j >= m || memchr(needle.buf, '\n', (size_t)m) != NULL) {
+        PyErr_SetString(PyExc_ValueError, "line_hits: a non-empty needle without a line end, and 0 <= i, j < len(needle)");
+        goto done;
+    }
+    numbers = PyList_New(0);
+    texts = PyList_New(0);
+    if (numbers == NULL || texts == NULL)
+        goto done;
+    if (m <= hay.len && line_hits((const unsigned char *)hay.buf, hay.len, (const unsigned char *)needle.buf, m, i, j, numbers, texts) < 0)
+        goto done;
+    result = PyTuple_Pack(2, numbers, texts);
+done:
+    Py_XDECREF(numbers);
+    Py_XDECREF(texts);
+    PyBuffer_Release(&hay);
+    PyBuffer_Release(&needle);
+    return result;
+}
+
+static PyObject *
+bytecount_line_stats(PyObject *self, PyObject *args)
+{
+    Py_buffer hay;
+    Py_ssize_t lines;
+    int clean;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*:line_stats", &hay))
+        return NULL;
+    line_stats((const unsigned char *)hay.buf, hay.len, &lines, &clean);
+    PyBuffer_Release(&hay);
+    return Py_BuildValue("nO", lines, clean ? Py_True : Py_False);
+}
+
 static PyObject *
 bytecount_count(PyObject *self, PyObject *args)
 {
@@ -80,6 +225,10 @@ bytecount_count(PyObject *self, PyObject *args)
 static PyMethodDef methods[] = {
     {"count", bytecount_count, METH_VARARGS,
      "count(haystack, needle, i=0, j=len(needle)-1) -> int: bytes.count(needle), candidates found by needle[i] and needle[j]."},
+    {"line_hits", bytecount_line_hits, METH_VARARGS,
+     "line_hits(chunk, needle, i=0, j=len(needle)-1) -> (numbers, lines): the lines of chunk.split(b'\\n') holding needle."},
+    {"line_stats", bytecount_line_stats, METH_VARARGS,
+     "line_stats(chunk) -> (lines, clean): len(chunk_lines(chunk)); True when no line is empty or begins at or below a space."},
     {NULL, NULL, 0, NULL},
 };
 

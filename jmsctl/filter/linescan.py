@@ -134,13 +134,19 @@ def skipping(s: Setup, chunk: bytes) -> Batch:
     """Only the lines in which the prefilter finds a needle or an escape marker are parsed
     (``pathdecode`` or ``whole``); the others are counted as records and skipped."""
     assert s.scan is not None
-    parts = chunk_lines(chunk)
-    s.held = parts[::_HELD_EVERY]
+    got = s.chunk_scan(chunk) if s.chunk_scan is not None else None
     total = Batch()
-    total.lines, records = len(parts), count_records(parts)
-    found = s.scan(chunk, parts)
-    if found:
+    if got is not None:
+        # The lines found, the chunk never cut (``filter.linehits``): no line blank, each a record.
+        total.lines, found, lines = got
+        records = total.lines
+    else:
+        parts = chunk_lines(chunk)
+        s.held = parts[::_HELD_EVERY]
+        total.lines, records = len(parts), count_records(parts)
+        found = s.scan(chunk, parts)
         lines = list(map(parts.__getitem__, found))
+    if found:
         if b"\r" in chunk:
             lines = [line.rstrip(b"\r") for line in lines]
         if s.partial is not None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from jmsctl.filter.columns import kernel_for
 from jmsctl.filter.keycount import counter
+from jmsctl.filter.linehits import hits_scanner
 from jmsctl.filter.partial import partial_for
 from jmsctl.filter.plan import FilterPlan, key_superset, line_scanner, line_test
 from jmsctl.filter.shortcuts import possible_function, sure_function, view_rule
@@ -65,6 +66,8 @@ class Setup:
         # the prefilter is used only where it saves the decode: lines skipped unparsed.
         self.test = line_test(groups) if self.skip else None
         self.scan = line_scanner(groups) if self.skip else None
+        # The same scan over a chunk not cut into lines (``filter.linehits``; None without the compiled part).
+        self.chunk_scan = hits_scanner(groups) if self.skip else None
         self.view = view_function(plan.identifiers)
         # Without --stats and --invert, FALSE and UNKNOWN need not be told apart: a line whose
         # decoded values rule out TRUE is counted as skipped, its view never built.
