@@ -124,3 +124,21 @@ def test_per_line_path_in_either_mode(mode: str) -> None:
     # the third line holds "b" twice: the chunk is counted line by line, that line judged whole (rejected)
     assert (b.true, b.rejected, b.read) == (2, 1, 4), (b.true, b.false, b.unknown, b.skipped, b.rejected)
     assert b.errors[0][0] == 2 and "b" in b.errors[0][2] + b.errors[0][3], b.errors
+
+
+def test_the_bench_runs_and_times_both_sides(tmp_path: Path) -> None:
+    """bench/bytecount_bench.py on a small dump: a row for each measurement, every figure positive (no
+    timing asserted: the figures are the bench's business)."""
+    import subprocess
+    import sys
+
+    bench = Path(__file__).resolve().parent.parent / "bench" / "bytecount_bench.py"
+    done = subprocess.run([sys.executable, str(bench), "--messages", "300", "--repeat", "1", "--workdir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = [line.split(" | ") for line in done.stdout.splitlines() if line.startswith(("| typed", "| bare"))]
+    assert len(rows) == 2 * (4 + 3 + 4), done.stdout
+    for row in rows:
+        assert float(row[3]) > 0, row
+        if _bytecount is not None:
+            assert float(row[4]) > 0, row
