@@ -23,13 +23,13 @@ import argparse
 import os
 import re
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from filter_costs import cpu_ns_per_line as per_line
 from shapes_bench import generate
 
 from jmsctl import selector as sel
@@ -53,15 +53,6 @@ def chunks_of(path: Path) -> list[bytes]:
         out.append(data[at:end])
         at = end
     return out
-
-
-def per_line(fn: Callable[[], object], lines: int, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t)
-    return best / lines * 1e9
 
 
 def switched_off() -> Callable[[], None]:
