@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jmsctl.filter import columnpath, keycount, pathdecode
+from jmsctl.filter import columnpath, keycount, linehits, pathdecode
 from jmsctl.filter.plan import rarest_positions
 
 try:
@@ -80,11 +80,13 @@ def test_rarest_positions_avoid_the_quotes() -> None:
 
 @pytest.fixture(params=["compiled", "re"])
 def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """Each test below in both modes: the compiled count, and the re superset (as without a C compiler)."""
+    """Each test below in both modes: the compiled part, and without it (the re superset, the usual chunk
+    scan: as without a C compiler)."""
     if request.param == "compiled" and _bytecount is None:
         pytest.skip("jmsctl.filter._bytecount not built")
     if request.param == "re":
         monkeypatch.setattr(keycount, "_count", None)
+        monkeypatch.setattr(linehits, "_line_hits", None)
         monkeypatch.setattr(columnpath, "exact", False)
         monkeypatch.setattr(pathdecode, "exact", False)
     yield request.param
@@ -109,6 +111,14 @@ def test_column_path_in_either_mode(mode: str) -> None:
     test_columns.test_kernels_are_used_on_clean_chunks()
     test_columns.test_columns_equal_plain_path()
     test_columns.test_any_boolean_shape_equals_plain_path()
+
+
+def test_hostile_files_in_either_mode(mode: str) -> None:
+    """test_hostile_records' fuzz of select_file against the plain path (broken lines, blank lines, CRLF,
+    escapes, a BOM, record size limits; the prefilter's skipping included), in this mode."""
+    from tests import test_hostile_records
+
+    test_hostile_records.test_fuzz_filter_fast_path_agrees_with_plain_path()
 
 
 def test_per_line_path_in_either_mode(mode: str) -> None:
