@@ -31,7 +31,8 @@ def test_the_extension_is_built_where_it_can_be() -> None:
     (CI's), the install must have built it, or the filter's key counts fall back unnoticed."""
     if not _BUILDABLE:
         pytest.skip("no C compiler or no Python.h here: the package installs without the extension")
-    assert _bytecount is not None, "a C compiler and Python.h are here, but jmsctl.filter._bytecount was not built: pip install -e . again"
+    assert _bytecount is not None, ("a C compiler and Python.h are here, but jmsctl.filter._bytecount was not built: pip install -e . again, "
+                                   "or in a checkout run from PYTHONPATH copy an installed jmsctl/filter/_bytecount*.so into it")
     assert keycount.exact
 
 
