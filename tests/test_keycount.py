@@ -82,12 +82,13 @@ def test_rarest_positions_avoid_the_quotes() -> None:
 @pytest.fixture(params=["compiled", "re"])
 def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """Each test below in both modes: the compiled part, and without it (the re superset, the usual chunk
-    scan: as without a C compiler)."""
+    scan, chunks always cut into lines: as without a C compiler)."""
     if request.param == "compiled" and _bytecount is None:
         pytest.skip("jmsctl.filter._bytecount not built")
     if request.param == "re":
         monkeypatch.setattr(keycount, "_count", None)
         monkeypatch.setattr(linehits, "_line_hits", None)
+        monkeypatch.setattr(columnpath, "_brace_lines", None)
         monkeypatch.setattr(columnpath, "exact", False)
         monkeypatch.setattr(pathdecode, "exact", False)
     yield request.param
@@ -153,3 +154,62 @@ def test_the_bench_runs_and_times_both_sides(tmp_path: Path) -> None:
         assert float(row[3]) > 0, row
         if _bytecount is not None:
             assert float(row[4]) > 0, row
+
+
+_PIECES = ['{"properties":{"weight":{"type":"int","value":3777},"price":2.5},"body":"b"}', '{"properties":{"weight":12}}',
+           '{"properties":{"weight":300,"weight":1}}', '{"properties":{"price":{"type":"double","value":1e3},"weight":2}}',
+           '{"headers":{},"properties":{"weight":null}}', '{"properties":{"weight":"x"}}', '{"properties":{"weight":1e400}}',
+           '{"properties":{"weight":[1]}}', '{"properties":{"weight":{"type":"int","value":5,"value":6}}}', "{}", "{ }", '{"a":{}}']
+# Pieces of lines that are not one value a line: two values on one, a value over two, blank, white space, CRLF, broken.
+_SPLITS = ['{"properties":{"weight":5}}{"properties":{"weight":7}}', '{"properties":{"weight":{"type":"int",', '"value":9}}}',
+           '{"properties":\n{"weight":9}}', "", "  ", ' {"properties":{"weight":4}}', '{"properties":{"weight":4}}\r', "{", "}", '{"a":1}}', '{{"a":1}']
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES + _SPLITS), min_size=1, max_size=12), st.booleans(), st.booleans(),
+       st.sampled_from(["weight > 100", "price * weight > 1000000", "weight IS NULL OR price < 3"]))
+def test_a_chunk_decoded_whole_is_judged_as_its_lines(texts: list[str], final: bool, typed_seen: bool, text: str) -> None:
+    """columnpath.process_uncut gives the Batch that process gives for the chunk's lines, or None; and
+    None wherever some line is not exactly one JSON value beginning with "{" and ending with "}"."""
+    from jmsctl import selector as sel
+    from jmsctl.filter.batch import chunk_lines
+    from jmsctl.filter.fast import Engine
+
+    if _bytecount is None:
+        pytest.skip("jmsctl.filter._bytecount not built")
+    chunk = "\n".join(texts).encode() + (b"\n" if final else b"")
+    lines = chunk_lines(chunk)
+    for keep, discard in ((False, True), (False, False), (True, False)):
+        e = Engine(sel.compile(text), exact=False, keep_lines=keep, discard=discard)
+        e.typed_seen = typed_seen
+        got = columnpath.process_uncut(e, chunk)
+        e.typed_seen = typed_seen
+        want = columnpath.process(e, lines, chunk)
+        if got is None:
+            continue
+        # taken only where every line is one value, from its "{" to its "}"
+        assert all(line[:1] == b"{" and line[-1:] == b"}" for line in lines), texts
+        assert not any(x in texts for x in (_SPLITS[0], '{"a":1}}', '{{"a":1}')), texts
+        assert want is not None, texts  # the uncut path proves no more than the cut one
+        fields = ("lines", "read", "true", "false", "unknown", "rejected", "selected", "out", "kept", "errors")
+        assert [getattr(got, f) for f in fields] == [getattr(want, f) for f in fields], (texts, text, keep, discard)
+    # two values on a line, or one over two lines: never decoded uncut
+    if any(x in texts for x in _SPLITS[:4]):
+        e = Engine(sel.compile(text), exact=False)
+        e.typed_seen = typed_seen
+        assert columnpath.process_uncut(e, chunk) is None, texts
+
+
+def test_a_chunk_decoded_whole_where_it_can_be() -> None:
+    """The uncut path is taken on a clean chunk (and cuts no line for --count), and not on two values a line."""
+    from jmsctl import selector as sel
+    from jmsctl.filter.fast import Engine
+
+    if _bytecount is None:
+        pytest.skip("jmsctl.filter._bytecount not built")
+    e = Engine(sel.compile("weight > 100"), exact=False, discard=True)
+    chunk = b'{"properties":{"weight":300}}\n{"properties":{"weight":3}}\n'
+    b = columnpath.process_uncut(e, chunk)
+    assert b is not None and (b.lines, b.true, b.false) == (2, 1, 1)
+    assert columnpath.process_uncut(e, b'{"properties":{"weight":300}}{"properties":{"weight":3}}\n{"properties":{"weight":3}}\n') is None
+    assert columnpath.process_uncut(e, b'{"properties":{"weight":300},\n"x":{"properties":{"weight":3}}}\n') is None

@@ -1,7 +1,8 @@
 """The chunk scan over an uncut chunk (jmsctl.filter.linehits, the compiled ``_bytecount``): the same
 lines as ``plan.line_scanner`` (numbers and bytes), or the chunk given back where a line is empty or
 begins with white space; ``line_stats`` is ``len(chunk_lines(chunk))`` and the blank-line proof of
-``batch.count_records``; ``line_hits`` is the lines of ``chunk.split(b"\\n")`` holding a needle."""
+``batch.count_records``; ``line_hits`` is the lines of ``chunk.split(b"\\n")`` holding a needle;
+``brace_lines`` counts them where each is "{...}"."""
 
 from __future__ import annotations
 
@@ -30,6 +31,19 @@ _BYTES = st.binary(max_size=300).map(lambda b: bytes(b"\n\n ab\t\r!\x00\xff"[x %
 def test_line_stats_is_chunk_lines(chunk: bytes) -> None:
     lines = chunk_lines(chunk)
     assert _bytecount.line_stats(chunk) == (len(lines), not lines or min(lines) >= b"!")
+
+
+_BRACES = st.lists(st.binary(max_size=40).map(lambda b: bytes(b"{}\n ab"[x % 6] for x in b)), max_size=40).map(b"".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(_BYTES, _BRACES, st.lists(st.binary(max_size=30).map(lambda b: b"{" + bytes(b"ab}{\n"[x % 5] for x in b) + b"}"),
+                                           max_size=30).map(b"\n".join)), st.booleans())
+def test_brace_lines_is_chunk_lines_of_braces(chunk: bytes, final: bool) -> None:
+    chunk += b"\n" if final else b""
+    lines = chunk_lines(chunk)
+    braced = all(line[:1] == b"{" and line[-1:] == b"}" for line in lines)
+    assert _bytecount.brace_lines(chunk) == (len(lines) if braced else -1)
 
 
 @settings(max_examples=3000, deadline=None)

@@ -147,6 +147,63 @@ line_stats(const unsigned char *s, Py_ssize_t n, Py_ssize_t *lines, int *clean)
     *clean = !low;
 }
 
+/* The number of lines chunk.split(b"\n") gives when each begins with "{" and ends with "}" (a b"\n"
+ * ending the chunk ends its last line), else -1. Then a JSON text decoded from the whole chunk as a
+ * sequence of values is one value a line exactly when it holds as many values as lines
+ * (jmsctl/filter/columnpath.py says why). */
+static Py_ssize_t
+brace_lines(const unsigned char *s, Py_ssize_t n)
+{
+    if (n == 0)
+        return 0;
+    if (s[0] != '{' || (s[n - 1] != '}' && !(s[n - 1] == '\n' && n >= 2)))
+        return -1;
+    Py_ssize_t newlines = 0, pos = 1;
+    int bad = 0;
+#if defined(__SSE2__)
+    const __m128i nl = _mm_set1_epi8('\n'), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}'), zero = _mm_setzero_si128();
+    __m128i wrong = zero;
+    /* A newline at pos + b: the byte before it (at pos - 1 + b) a "}", the byte after it (inside the chunk) a "{". */
+    while (pos + 17 <= n) {
+        __m128i lanes = zero;
+        for (int round = 0; round < 255 && pos + 17 <= n; round++, pos += 16) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(s + pos));
+            __m128i before = _mm_loadu_si128((const __m128i *)(s + pos - 1));
+            __m128i after = _mm_loadu_si128((const __m128i *)(s + pos + 1));
+            __m128i is_nl = _mm_cmpeq_epi8(a, nl);
+            __m128i fine = _mm_and_si128(_mm_cmpeq_epi8(before, close), _mm_cmpeq_epi8(after, open));
+            lanes = _mm_sub_epi8(lanes, is_nl);
+            wrong = _mm_or_si128(wrong, _mm_andnot_si128(fine, is_nl));
+        }
+        __m128i sums = _mm_sad_epu8(lanes, zero);
+        newlines += _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+    }
+    bad = _mm_movemask_epi8(wrong) != 0;
+#endif
+    for (; pos < n && !bad; pos++) {
+        if (s[pos] == '\n') {
+            newlines++;
+            if (s[pos - 1] != '}' || (pos + 1 < n && s[pos + 1] != '{'))
+                bad = 1;
+        }
+    }
+    if (bad)
+        return -1;
+    return newlines + (s[n - 1] != '\n');
+}
+
+static PyObject *
+bytecount_brace_lines(PyObject *self, PyObject *args)
+{
+    Py_buffer hay;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*:brace_lines", &hay))
+        return NULL;
+    Py_ssize_t lines = brace_lines((const unsigned char *)hay.buf, hay.len);
+    PyBuffer_Release(&hay);
+    return PyLong_FromSsize_t(lines);
+}
+
 /* (haystack, needle, i=0, j=len(needle)-1) parsed and checked for count and line_hits: 0, or -1 with a
  * Python error set and no buffer held. */
 static int
@@ -234,6 +291,8 @@ static PyMethodDef methods[] = {
      "line_hits(chunk, needle, i=0, j=len(needle)-1) -> (numbers, lines): the lines of chunk.split(b'\\n') holding needle."},
     {"line_stats", bytecount_line_stats, METH_VARARGS,
      "line_stats(chunk) -> (lines, clean): len(chunk_lines(chunk)); True when no line is empty or begins at or below a space."},
+    {"brace_lines", bytecount_brace_lines, METH_VARARGS,
+     "brace_lines(chunk) -> len(chunk_lines(chunk)) when each line begins with '{' and ends with '}', else -1."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -14,7 +14,7 @@ from typing import Any
 from msgspec import UNSET
 
 from jmsctl.filter import schema as fs
-from jmsctl.filter.batch import Batch
+from jmsctl.filter.batch import Batch, chunk_lines
 from jmsctl.filter.columns import Column
 from jmsctl.filter.keycount import exact
 from jmsctl.filter.partial import has_escape, utf8
@@ -22,6 +22,12 @@ from jmsctl.filter.setup import Setup
 from jmsctl.filter.view import TYPED
 from jmsctl.filter.whole import DECODE_ERRORS, judge
 from jmsctl.messages.loader import is_blank
+
+_brace_lines: Any
+try:
+    from jmsctl.filter._bytecount import brace_lines as _brace_lines
+except ImportError:  # built without a C compiler: setup.py's extension is optional
+    _brace_lines = None
 
 _HEADERS = attrgetter("headers")
 _PROPERTIES = attrgetter("properties")
@@ -39,10 +45,8 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
     if has_escape(text) or not (text.isascii() or utf8(text)):
         return None
     raw_mode = s.typed_seen and part.raw_decode is not None
-    decode, made = (part.raw_decode if raw_mode else part.decode), part.made
-    unset, unset_type = UNSET, type(UNSET)
-    values_decode = part.values_decode
-    made.clear()
+    decode = part.raw_decode if raw_mode else part.decode
+    part.made.clear()
     recs: list[Any] = []
     bad: list[int] = []
     it = iter(lines)
@@ -54,6 +58,47 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
             bad.append(len(recs))
             recs.append(None)
     fs.TYPED_MADE.clear()
+    return _judged(s, recs, bad, lines, text, raw_mode)
+
+
+def process_uncut(s: Setup, chunk: bytes) -> Batch | None:
+    """``process`` of a chunk not cut into lines: its lines decoded by one ``decode_lines`` of the
+    chunk, where ``_bytecount.brace_lines`` says that each line begins with "{" and ends with "}".
+    Then the chunk holds one JSON value a line exactly when it holds as many values as lines: a
+    String holds no raw line end (msgspec refuses one), so a line's last "}" closes an object; if
+    that object were inside another, the next byte but white space would have to be a comma, "]"
+    or "}", and it is the next line's "{" (the decode fails); so no value crosses a line end,
+    each line's first byte begins a value, and a line holding two makes more values than lines.
+    None where that is not shown (a line not so, a decode error anywhere, a count that differs) or
+    ``process`` would give None: the chunk is cut into lines and done as before. The lines are cut
+    only if needed (a line the kernel ASKs for, the selected lines wanted)."""
+    part = s.partial
+    if _brace_lines is None or part is None or s.kernel is None:
+        return None
+    if has_escape(chunk) or not (chunk.isascii() or utf8(chunk)):
+        return None
+    size = _brace_lines(chunk)
+    if size <= 0:
+        return None
+    raw_mode = s.typed_seen and part.raw_decode_lines is not None
+    part.made.clear()
+    try:
+        recs = (part.raw_decode_lines if raw_mode else part.decode_lines)(chunk)
+    except DECODE_ERRORS:
+        recs = None
+    fs.TYPED_MADE.clear()
+    if recs is None or len(recs) != size:
+        return None
+    return _judged(s, recs, [], None, chunk, raw_mode)
+
+
+def _judged(s: Setup, recs: list[Any], bad: list[int], lines: list[bytes] | None, text: bytes, raw_mode: bool) -> Batch | None:
+    """The chunk's verdicts from its decoded records (None at a line that failed its decode, whose
+    numbers are ``bad``); ``lines`` None: the chunk ``text`` not cut yet (``process_uncut``)."""
+    part, kernel = s.partial, s.kernel
+    assert part is not None and kernel is not None
+    made, values_decode = part.made, part.values_decode
+    unset, unset_type = UNSET, type(UNSET)
     # The records' headers and properties Structs (UNSET: absent, or a line that failed its decode).
     if bad:
         heads = [unset if r is None else r.headers for r in recs] if part.headers else []
@@ -65,7 +110,7 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
         return None  # "headers" or "properties" twice on some line
     columns: list[list[Any]] = []
     tstring, typed = fs.TString, TYPED
-    in_bad = [lines[i] for i in bad]
+    in_bad = [lines[i] for i in bad] if lines is not None else []
     any_typed = False
     for name, key, scans, count in zip(kernel.names, part.keys, s.key_scans, s.key_counts, strict=True):
         is_header = name in part.headers
@@ -87,7 +132,7 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
             except DECODE_ERRORS:
                 # A value the whole schema refuses: the usual decode finds its line and judges it alone.
                 s.typed_seen = False
-                return process(s, lines, text)
+                return process(s, lines, text) if lines is not None else None
             if present is not raws:
                 at = iter(values)
                 values = [unset if x is unset else next(at) for x in raws]
@@ -136,7 +181,7 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
         fs.TYPED_MADE.clear()  # made by values_decode: nothing reads them
     # The next chunk is decoded with its properties raw when this one held typed values on the path.
     s.typed_seen = any_typed
-    size = len(lines)
+    size = len(recs)
     t, f, a = kernel.masks(columns)
     b = Batch()
     b.lines = size
@@ -149,6 +194,8 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
     true, false = chosen.count(1), f.to_bytes(size, "little").count(1)
     unknown = size - true - false
     if a:
+        if lines is None:
+            lines = chunk_lines(text)  # a line to judge alone: the chunk cut after all
         # The lines the columns could not decide (or failed their decode): judged alone.
         asked = a.to_bytes(size, "little")
         errors = b.errors
@@ -172,7 +219,9 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
     b.rejected = len(b.errors)
     b.read = true + false + unknown + b.rejected
     b.selected = true
-    if true:
+    if true and (s.keep_lines or not s.discard):
+        if lines is None:
+            lines = chunk_lines(text)  # the lines selected are wanted: the chunk cut after all
         if s.keep_lines:
             b.kept = list(compress(enumerate(lines), chosen))
         elif not s.discard:
@@ -182,4 +231,4 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
     return b
 
 
-__all__ = ["process"]
+__all__ = ["process", "process_uncut"]

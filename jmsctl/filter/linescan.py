@@ -7,7 +7,7 @@ tries the column path first) or the whole decode (``whole``)."""
 
 from __future__ import annotations
 
-from jmsctl.filter import pathdecode, whole
+from jmsctl.filter import columnpath, pathdecode, whole
 from jmsctl.filter.batch import NOT_TRUE, Batch, add_counts, chunk_lines, count_records, merge
 from jmsctl.filter.setup import Setup
 from jmsctl.messages.loader import is_blank, record_too_large
@@ -28,6 +28,10 @@ def process(s: Setup, chunk: bytes, max_count: int | None) -> Batch:
         return limited(s, chunk, max_count, limit)
     if s.skip and max_count is None:
         return skipping(s, chunk)
+    if s.kernel is not None and max_count is None:
+        done = columnpath.process_uncut(s, chunk)  # decoded whole, where each line is shown one value
+        if done is not None:
+            return done
     lines = chunk.split(b"\n")
     s.held = lines[::_HELD_EVERY]
     if chunk.endswith(b"\n"):

@@ -59,6 +59,10 @@ class Partial:
     # the colons of its own text (``filter.columnpath``). None when the selector reads no property.
     raw_decode: Any = None
     values_decode: Any = None
+    # ``decode`` and ``raw_decode`` of a whole chunk of lines, as a sequence of JSON values (``decode_lines``):
+    # ``filter.columnpath.process_uncut`` proves that each value is one line.
+    decode_lines: Any = None
+    raw_decode_lines: Any = None
 
 
 def partial_for(plan: FilterPlan, dialect: str = "jakarta") -> Partial | None:
@@ -91,13 +95,14 @@ def partial_for(plan: FilterPlan, dialect: str = "jakarta") -> Partial | None:
         fields.append(("properties", Union[p, UnsetType], UNSET))  # noqa: UP007
         keys += [f'"{name}"'.encode("utf-8", "surrogatepass") for name in props]
     record = msgspec.defstruct("PathRecord", fields, gc=False)
-    raw_decode = values_decode = None
+    raw = values_decode = None
     if props:
         raw_p = msgspec.defstruct("PathRawProperties", [(name, Union[Raw, UnsetType], UNSET) for name in props], gc=False, namespace={"__post_init__": made.append})  # noqa: UP007
         raw_record = msgspec.defstruct("PathRawRecord", [*fields[:-1], ("properties", Union[raw_p, UnsetType], UNSET)], gc=False)  # noqa: UP007
-        raw_decode = msgspec.json.Decoder(raw_record).decode
+        raw = msgspec.json.Decoder(raw_record)
         values_decode = msgspec.json.Decoder(list[fs.Property]).decode  # type: ignore[valid-type]
-    return Partial(msgspec.json.Decoder(record).decode, headers, props, tuple(keys), made, raw_decode, values_decode)
+    plain = msgspec.json.Decoder(record)
+    return Partial(plain.decode, headers, props, tuple(keys), made, raw and raw.decode, values_decode, plain.decode_lines, raw and raw.decode_lines)
 
 
 _ESCAPE = re.compile(rb"\\u").search
