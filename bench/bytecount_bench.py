@@ -10,8 +10,11 @@ CPU nanoseconds per line in one process (``time.process_time``, the fastest of `
 - **prefilter scan**: the lines of each chunk that the prefilter keeps (``filter.linehits`` on the uncut
   chunk, compiled) against the chunk's split, its blank-line count and ``plan.line_scanner``, for three
   selectors of the shapes bench;
-- **Engine.process**: the whole fast path (``--count``, one process) for the same selectors and
-  ``price * weight > 1000000``, with the compiled part and with it switched off (as without a C compiler).
+- **chunk decoded whole**: msgspec's ``decode_lines`` of each chunk (``columnpath.process_uncut``, where
+  ``brace_lines`` shows each line to be one value) against the chunk's split and a ``decode`` a line;
+- **Engine.process**: the whole fast path (``--count``, one process) for the same selectors,
+  ``weight > 100`` and ``price * weight > 1000000``, with the compiled part and with it switched off (as
+  without a C compiler).
 
 The dumps are shapes_bench.py's (its generator, seed and shapes), written to --workdir if missing.
 Exits 0; it prints a table. Without the compiled part it says so and times only the Python side.
@@ -38,9 +41,11 @@ from jmsctl.filter.batch import chunk_lines, count_records
 from jmsctl.filter.fast import Engine
 from jmsctl.filter.plan import FilterPlan, key_superset, line_scanner
 
+_brace_lines = columnpath._brace_lines
+
 CHUNK = 512 << 10
 SCANNED = ("JMSType = 'car' AND color = 'blue' AND weight > 2500", "region LIKE 'A%'", "color IN ('red', 'blue')")
-WHOLE = (*SCANNED, "price * weight > 1000000")
+WHOLE = (*SCANNED, "weight > 100", "price * weight > 1000000")
 
 
 def chunks_of(path: Path) -> list[bytes]:
@@ -57,12 +62,12 @@ def chunks_of(path: Path) -> list[bytes]:
 
 def switched_off() -> Callable[[], None]:
     """The compiled part out of the filter's reach, as without a C compiler; returns the undo."""
-    saved = (keycount._count, linehits._line_hits, columnpath.exact, pathdecode.exact)
-    keycount._count = linehits._line_hits = None
+    saved = (keycount._count, linehits._line_hits, columnpath._brace_lines, columnpath.exact, pathdecode.exact)
+    keycount._count = linehits._line_hits = columnpath._brace_lines = None
     columnpath.exact = pathdecode.exact = False
 
     def undo() -> None:
-        keycount._count, linehits._line_hits, columnpath.exact, pathdecode.exact = saved
+        keycount._count, linehits._line_hits, columnpath._brace_lines, columnpath.exact, pathdecode.exact = saved
 
     return undo
 
@@ -93,6 +98,20 @@ def measure(kind: str, chunks: list[bytes], repeat: int, compiled: bool) -> list
 
         c_ns = per_line(lambda fast=fast: [fast(c) for c in chunks], n, repeat) if fast is not None else None
         rows.append((kind, f"prefilter scan `{text}`", "split + line_scanner", per_line(split_scan, n, repeat), c_ns))
+    part = Engine(sel.compile("price * weight > 1000000"), exact=False).partial
+    assert part is not None
+
+    def cut() -> None:
+        for c in chunks:
+            list(map(part.decode, chunk_lines(c)))
+
+    def whole() -> None:
+        for c in chunks:
+            if _brace_lines(c) > 0:
+                part.decode_lines(c)
+
+    c_ns = per_line(whole, n, repeat) if compiled else None
+    rows.append((kind, "chunk decoded (`price`, `weight`)", "split + decode a line", per_line(cut, n, repeat), c_ns))
     for text in WHOLE:
         def run(text: str = text) -> None:
             e = Engine(sel.compile(text), exact=False, discard=True)

@@ -149,7 +149,7 @@ def test_the_bench_runs_and_times_both_sides(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     rows = [line.split(" | ") for line in done.stdout.splitlines() if line.startswith(("| typed", "| bare"))]
-    assert len(rows) == 2 * (4 + 3 + 4), done.stdout
+    assert len(rows) == 2 * (4 + 3 + 1 + 5), done.stdout
     for row in rows:
         assert float(row[3]) > 0, row
         if _bytecount is not None:
