@@ -36,12 +36,10 @@ from filter_costs import cpu_ns_per_line as per_line
 from shapes_bench import generate
 
 from jmsctl import selector as sel
-from jmsctl.filter import columnpath, keycount, linehits, pathdecode
+from jmsctl.filter import keycount, linehits, native
 from jmsctl.filter.batch import chunk_lines, count_records
 from jmsctl.filter.fast import Engine
 from jmsctl.filter.plan import FilterPlan, key_superset, line_scanner
-
-_brace_lines = columnpath._brace_lines
 
 CHUNK = 512 << 10
 SCANNED = ("JMSType = 'car' AND color = 'blue' AND weight > 2500", "region LIKE 'A%'", "color IN ('red', 'blue')")
@@ -62,12 +60,11 @@ def chunks_of(path: Path) -> list[bytes]:
 
 def switched_off() -> Callable[[], None]:
     """The compiled part out of the filter's reach, as without a C compiler; returns the undo."""
-    saved = (keycount._count, linehits._line_hits, columnpath._brace_lines, columnpath.exact, pathdecode.exact)
-    keycount._count = linehits._line_hits = columnpath._brace_lines = None
-    columnpath.exact = pathdecode.exact = False
+    saved = native.lib
+    native.lib = None
 
     def undo() -> None:
-        keycount._count, linehits._line_hits, columnpath._brace_lines, columnpath.exact, pathdecode.exact = saved
+        native.lib = saved
 
     return undo
 
@@ -77,7 +74,7 @@ def measure(kind: str, chunks: list[bytes], repeat: int, compiled: bool) -> list
     rows: list[tuple[str, str, str, float, float | None]] = []
     n = sum(c.count(b"\n") for c in chunks)
     for key in (b'"price"', b'"weight"'):
-        count = keycount.counter(key)
+        (count,), _ = keycount.counters((key,))
         superset = re.compile(re.escape(key_superset(key))).findall
         c_ns = per_line(lambda count=count: [count(c) for c in chunks], n, repeat) if compiled else None
         re_ns = per_line(lambda superset=superset: [len(superset(c)) for c in chunks], n, repeat)
@@ -107,7 +104,7 @@ def measure(kind: str, chunks: list[bytes], repeat: int, compiled: bool) -> list
 
     def whole() -> None:
         for c in chunks:
-            if _brace_lines(c) > 0:
+            if native.lib is not None and native.lib.brace_lines(c) > 0:
                 part.decode_lines(c)
 
     c_ns = per_line(whole, n, repeat) if compiled else None
@@ -135,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workdir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "jmsctl-bytecount-bench")
     args = ap.parse_args(argv)
     args.workdir.mkdir(parents=True, exist_ok=True)
-    compiled = keycount.exact
+    compiled = native.lib is not None
     print(f"compiled part: {'built' if compiled else 'NOT built (no C compiler or no Python.h at install): the Python side only'}")
     rows: list[tuple[str, str, str, float, float | None]] = []
     for kind in ("typed", "bare"):

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jmsctl.filter import columnpath, keycount, linehits, pathdecode
+from jmsctl.filter import columnpath, keycount, native, pathdecode
 from jmsctl.filter.plan import rarest_positions
 
 try:
@@ -33,7 +33,7 @@ def test_the_extension_is_built_where_it_can_be() -> None:
         pytest.skip("no C compiler or no Python.h here: the package installs without the extension")
     assert _bytecount is not None, ("a C compiler and Python.h are here, but jmsctl.filter._bytecount was not built: pip install -e . again, "
                                    "or in a checkout run from PYTHONPATH copy an installed jmsctl/filter/_bytecount*.so into it")
-    assert keycount.exact
+    assert native.lib is not None and keycount.counters((b'"a"',))[1]
 
 
 @needs_c
@@ -86,11 +86,7 @@ def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
     if request.param == "compiled" and _bytecount is None:
         pytest.skip("jmsctl.filter._bytecount not built")
     if request.param == "re":
-        monkeypatch.setattr(keycount, "_count", None)
-        monkeypatch.setattr(linehits, "_line_hits", None)
-        monkeypatch.setattr(columnpath, "_brace_lines", None)
-        monkeypatch.setattr(columnpath, "exact", False)
-        monkeypatch.setattr(pathdecode, "exact", False)
+        monkeypatch.setattr(native, "lib", None)  # read when an Engine is made and when a chunk is decoded
     yield request.param
 
 
@@ -99,10 +95,12 @@ def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
 def test_counter_is_exact_or_a_superset(text: bytes) -> None:
     for key in (b'"price"', b'"weight"', b'"p"', b'"region"'):
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(keycount, "_count", None)
-            assert keycount.counter(key)(text) >= text.count(key)
+            mp.setattr(native, "lib", None)
+            (count,), exact = keycount.counters((key,))
+            assert not exact and count(text) >= text.count(key)
         if _bytecount is not None:
-            assert keycount.counter(key)(text) == text.count(key)
+            (count,), exact = keycount.counters((key,))
+            assert exact and count(text) == text.count(key)
 
 
 def test_column_path_in_either_mode(mode: str) -> None:
@@ -213,3 +211,22 @@ def test_a_chunk_decoded_whole_where_it_can_be() -> None:
     assert b is not None and (b.lines, b.true, b.false) == (2, 1, 1)
     assert columnpath.process_uncut(e, b'{"properties":{"weight":300}}{"properties":{"weight":3}}\n{"properties":{"weight":3}}\n') is None
     assert columnpath.process_uncut(e, b'{"properties":{"weight":300},\n"x":{"properties":{"weight":3}}}\n') is None
+
+
+def test_a_broken_line_stops_the_whole_decode_until_a_clean_chunk() -> None:
+    """A chunk whose decode fails is cut and decoded a line at a time; the chunks after it are cut too (not
+    decoded twice) until one holds no broken line; the verdicts are the same all along."""
+    from jmsctl import selector as sel
+    from jmsctl.filter.fast import Engine
+
+    if _bytecount is None:
+        pytest.skip("jmsctl.filter._bytecount not built")
+    e = Engine(sel.compile("weight > 100"), exact=False, discard=True)
+    clean = b'{"properties":{"weight":300}}\n{"properties":{"weight":3}}\n'
+    broken = b'{"properties":{"weight":300}}\n{"properties":{"weight":3}\n'
+    assert (e.process(clean).true, e.whole_decode) == (1, True)
+    b = e.process(broken)
+    assert (b.true, b.rejected, e.whole_decode) == (1, 1, False)
+    assert columnpath.process_uncut(e, clean) is None  # not tried while whole_decode is off
+    assert (e.process(clean).true, e.whole_decode) == (1, True)  # cut, found clean: tried whole again
+    assert columnpath.process_uncut(e, clean) is not None

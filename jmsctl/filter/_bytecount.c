@@ -175,10 +175,11 @@ brace_lines(const unsigned char *s, Py_ssize_t n)
             lanes = _mm_sub_epi8(lanes, is_nl);
             wrong = _mm_or_si128(wrong, _mm_andnot_si128(fine, is_nl));
         }
+        if (_mm_movemask_epi8(wrong) != 0)
+            return -1;  /* a dump not so (CRLF, pretty-printed) costs a few KB of this scan a chunk */
         __m128i sums = _mm_sad_epu8(lanes, zero);
         newlines += _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
     }
-    bad = _mm_movemask_epi8(wrong) != 0;
 #endif
     for (; pos < n && !bad; pos++) {
         if (s[pos] == '\n') {

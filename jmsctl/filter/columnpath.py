@@ -13,21 +13,15 @@ from typing import Any
 
 from msgspec import UNSET
 
+from jmsctl.filter import native
 from jmsctl.filter import schema as fs
 from jmsctl.filter.batch import Batch, chunk_lines
 from jmsctl.filter.columns import Column
-from jmsctl.filter.keycount import exact
 from jmsctl.filter.partial import has_escape, utf8
 from jmsctl.filter.setup import Setup
 from jmsctl.filter.view import TYPED
 from jmsctl.filter.whole import DECODE_ERRORS, judge
 from jmsctl.messages.loader import is_blank
-
-_brace_lines: Any
-try:
-    from jmsctl.filter._bytecount import brace_lines as _brace_lines
-except ImportError:  # built without a C compiler: setup.py's extension is optional
-    _brace_lines = None
 
 _HEADERS = attrgetter("headers")
 _PROPERTIES = attrgetter("properties")
@@ -58,6 +52,7 @@ def process(s: Setup, lines: list[bytes], text: bytes) -> Batch | None:
             bad.append(len(recs))
             recs.append(None)
     fs.TYPED_MADE.clear()
+    s.whole_decode = not bad  # a chunk whose lines all decode: the next is tried decoded whole again
     return _judged(s, recs, bad, lines, text, raw_mode)
 
 
@@ -72,12 +67,12 @@ def process_uncut(s: Setup, chunk: bytes) -> Batch | None:
     None where that is not shown (a line not so, a decode error anywhere, a count that differs) or
     ``process`` would give None: the chunk is cut into lines and done as before. The lines are cut
     only if needed (a line the kernel ASKs for, the selected lines wanted)."""
-    part = s.partial
-    if _brace_lines is None or part is None or s.kernel is None:
+    part, lib = s.partial, native.lib
+    if lib is None or part is None or s.kernel is None or not s.whole_decode:
         return None
     if has_escape(chunk) or not (chunk.isascii() or utf8(chunk)):
         return None
-    size = _brace_lines(chunk)
+    size = lib.brace_lines(chunk)
     if size <= 0:
         return None
     raw_mode = s.typed_seen and part.raw_decode_lines is not None
@@ -88,6 +83,7 @@ def process_uncut(s: Setup, chunk: bytes) -> Batch | None:
         recs = None
     fs.TYPED_MADE.clear()
     if recs is None or len(recs) != size:
+        s.whole_decode = False  # a line that does not decode (or not alone): the next chunks are cut until one is clean
         return None
     return _judged(s, recs, [], None, chunk, raw_mode)
 
@@ -160,7 +156,7 @@ def _judged(s: Setup, recs: list[Any], bad: list[int], lines: list[bytes] | None
             return None  # a typed value with more than two members
         if raws is not None or not typed_found:
             # The key counted (``filter.keycount``; without the C part a superset first, then the key itself).
-            if count(text) - sum(map(count, in_bad)) != found and (exact or text.count(key) - sum(raw.count(key) for raw in in_bad) != found):
+            if count(text) - sum(map(count, in_bad)) != found and (s.counts_exact or text.count(key) - sum(raw.count(key) for raw in in_bad) != found):
                 return None  # some line holds this key twice
             continue
         # A typed value: one scan finds each occurrence of the key and, when the object after it

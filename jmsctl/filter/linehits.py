@@ -19,15 +19,8 @@ from itertools import compress, repeat
 from operator import contains
 from typing import Any
 
+from jmsctl.filter import native
 from jmsctl.filter.plan import Group, rarest_positions
-
-_line_hits: Any
-_line_stats: Any
-try:
-    from jmsctl.filter._bytecount import line_hits as _line_hits
-    from jmsctl.filter._bytecount import line_stats as _line_stats
-except ImportError:  # built without a C compiler: setup.py's extension is optional
-    _line_hits = _line_stats = None
 
 # (the chunk's lines, the numbers of the lines found in it, in order, and those lines' bytes)
 Found = tuple[int, list[int], list[bytes]]
@@ -36,12 +29,13 @@ Found = tuple[int, list[int], list[bytes]]
 def hits_scanner(groups: tuple[Group, ...]) -> Callable[[bytes], Found | None] | None:
     """``scan(chunk)`` -> what it found (``Found``), or None where the usual scan must read it; None:
     no such scanner (no compiled part, no groups, or a needle holding a line end)."""
-    if _line_hits is None or not groups:
+    lib = native.lib
+    if lib is None or not groups:
         return None
     first = groups[0]
     if any(b"\n" in x for x in (*first.needles, first.marker)):
         return None
-    hits, stats = _line_hits, _line_stats
+    hits, stats = lib.line_hits, lib.line_stats
     needles = tuple((x, *rarest_positions(x)) for x in first.needles)
     marker = (first.marker, *rarest_positions(first.marker))
     anchored = re.compile(first.anchored).search if first.anchored is not None else None

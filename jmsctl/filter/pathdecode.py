@@ -12,7 +12,6 @@ from msgspec import UNSET
 from jmsctl.filter import columnpath
 from jmsctl.filter import schema as fs
 from jmsctl.filter.batch import Batch
-from jmsctl.filter.keycount import exact
 from jmsctl.filter.partial import has_escape, utf8
 from jmsctl.filter.setup import Setup
 from jmsctl.filter.view import CONVERT, DELIVERY_VIEW, EXACT_TYPED, HEADER_TYPE, TYPED
@@ -128,7 +127,7 @@ def process(s: Setup, lines: list[bytes], text: bytes, per_line: bool = False) -
     fs.TYPED_MADE.clear()
     # Each key occurs at least once in a line whose decode found it: equal totals mean exactly once.
     # (``filter.keycount``: without the C part, a superset is counted first, then the keys themselves.)
-    if not per_line and keys and sum(count(text) for count in s.key_counts) != found and (exact or sum(map(text.count, keys)) != found):
+    if not per_line and keys and sum(count(text) for count in s.key_counts) != found and (s.counts_exact or sum(map(text.count, keys)) != found):
         return process(s, lines, text, per_line=True)
     b.lines = len(lines)
     b.read = true + false + unknown + rejected + skipped

@@ -6,11 +6,10 @@ it; ``fast.Engine`` is a Setup that processes chunks."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from jmsctl.filter.columns import kernel_for
-from jmsctl.filter.keycount import counter
+from jmsctl.filter.keycount import Counter, counters
 from jmsctl.filter.linehits import hits_scanner
 from jmsctl.filter.partial import partial_for
 from jmsctl.filter.plan import FilterPlan, key_superset, line_scanner, line_test
@@ -82,8 +81,14 @@ class Setup:
         # The chunk's verdicts from its columns of values (filter.columns), when the path is decoded.
         part = self.partial
         self.key_scans: tuple[tuple[Any, Any], ...] = ()
-        # Each key's occurrences in a chunk (``filter.keycount``: exact, or a superset without the C part).
-        self.key_counts: tuple[Callable[[bytes], int], ...] = tuple(map(counter, part.keys)) if part is not None else ()
+        # Each key's occurrences in a chunk (``filter.keycount``), and whether those counts are exact (else supersets).
+        self.key_counts: tuple[Counter, ...] = ()
+        self.counts_exact = False
+        if part is not None:
+            self.key_counts, self.counts_exact = counters(part.keys)
+        # Whether a chunk is tried decoded whole (``columnpath.process_uncut``): not after a chunk whose lines
+        # failed their decode (a dump with broken lines would be decoded twice), again after a clean one.
+        self.whole_decode = True
         # Whether the column path's last chunk held typed values on the path: the next chunk is then
         # decoded with its properties raw (``filter.columnpath``). What a Setup learns as it runs.
         self.typed_seen = False
