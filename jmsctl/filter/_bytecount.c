@@ -4,7 +4,8 @@
  * compares, as W. Mula's "SIMD-friendly algorithms for substring searching" describes), each one
  * then compared whole. The filter's column path counts each selector key in every chunk to prove it
  * once on each line (jmsctl/filter/columnpath.py); bytes.count and re take 0.4-0.5 ns a byte there
- * (every JSON line holds dozens of the quotes and letters they stop at), this about a fifth of that.
+ * (every JSON line holds dozens of the quotes and letters they stop at), this about a fifth of that
+ * (python bench/bytecount_bench.py).
  * i and j are the needle's rarest bytes (the caller knows JSON's commonest). Optional: without a C
  * compiler the package installs without it and the filter counts with re (same counts). */
 #define PY_SSIZE_T_CLEAN
